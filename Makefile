@@ -1,0 +1,67 @@
+# floe's front door. Every target installs what is missing first (dev/setup),
+# so a fresh Debian 12 machine needs nothing but `make test` or `make demo`.
+
+SHELL := /bin/bash
+BUILD_DIR ?= build
+JOBS ?= $(shell nproc)
+RELEASE := $(BUILD_DIR)/release
+ASAN := $(BUILD_DIR)/asan
+FUZZ := $(BUILD_DIR)/fuzz
+FUZZ_SECONDS ?= 20
+CTEST_FLAGS ?= --output-on-failure --timeout 600
+
+export ASAN_OPTIONS ?= detect_leaks=1:strict_string_checks=1:check_initialization_order=1
+export UBSAN_OPTIONS ?= print_stacktrace=1:halt_on_error=1
+
+.PHONY: all setup build build-asan demo test test-asan test-release bench fuzz format clean
+
+all: build
+
+setup:
+	@dev/setup
+
+$(RELEASE)/build.ninja:
+	cmake -S . -B $(RELEASE) -G Ninja -DCMAKE_BUILD_TYPE=Release
+
+$(ASAN)/build.ninja:
+	cmake -S . -B $(ASAN) -G Ninja -DCMAKE_BUILD_TYPE=Debug -DFLOE_SANITIZE=ON -DFLOE_BUILD_BENCH=OFF \
+	  -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g"
+
+$(FUZZ)/build.ninja:
+	cmake -S . -B $(FUZZ) -G Ninja -DCMAKE_BUILD_TYPE=Debug -DFLOE_BUILD_FUZZ=ON -DFLOE_BUILD_TESTS=OFF \
+	  -DFLOE_BUILD_BENCH=OFF -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g"
+
+build: setup $(RELEASE)/build.ninja
+	cmake --build $(RELEASE) -j$(JOBS)
+
+build-asan: setup $(ASAN)/build.ninja
+	cmake --build $(ASAN) -j$(JOBS)
+
+# The main job on the embedded default: ./warehouse with a SQLite catalog.
+demo: build
+	$(RELEASE)/floe demo
+
+# Sanitizer build of every test first, then the release build; ctest's summary
+# of the release run is the last thing printed.
+test: build build-asan
+	ctest --test-dir $(ASAN) -j$(JOBS) $(CTEST_FLAGS) -LE slow
+	ctest --test-dir $(RELEASE) -j$(JOBS) $(CTEST_FLAGS)
+
+test-asan: build-asan
+	ctest --test-dir $(ASAN) -j$(JOBS) $(CTEST_FLAGS)
+
+test-release: build
+	ctest --test-dir $(RELEASE) -j$(JOBS) $(CTEST_FLAGS)
+
+bench: build
+	bench/run.sh $(RELEASE)
+
+fuzz: setup $(FUZZ)/build.ninja
+	cmake --build $(FUZZ) -j$(JOBS)
+	fuzz/run.sh $(FUZZ) $(FUZZ_SECONDS)
+
+format: setup
+	git ls-files '*.h' '*.cc' | xargs clang-format -i
+
+clean:
+	rm -rf $(BUILD_DIR)
