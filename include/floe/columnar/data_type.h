@@ -90,7 +90,10 @@ struct Field {
 };
 
 class DataType {
-  struct Passkey {};  // lets factories use make_shared with a private constructor
+  // Lets the factories use make_shared while no one else can construct a type.
+  struct Passkey {
+    explicit Passkey() = default;
+  };
 
  public:
   // Parameterless types (singletons).
@@ -199,7 +202,7 @@ struct Schema {
   // The index of the first field named `name`, or -1.
   int FieldIndex(std::string_view name) const;
 
-  // One line per field, "name: type[ not null]", joined by newlines.
+  // The fields on one line: "a: int32, b: string not null".
   std::string ToString() const;
   bool Equals(const Schema& other) const { return fields == other.fields && metadata == other.metadata; }
   bool operator==(const Schema& other) const { return Equals(other); }

@@ -1,0 +1,40 @@
+#include "floe/cli/command.h"
+
+#include <CLI/CLI.hpp>
+
+#include <ostream>
+
+namespace floe::cli {
+
+std::string_view OptionSourceName(OptionSource source) {
+  switch (source) {
+    case OptionSource::kDefault: return "default";
+    case OptionSource::kEnvironment: return "environment";
+    case OptionSource::kFlag: return "flag";
+  }
+  return "default";
+}
+
+CommandContext::CommandContext(GlobalOptions options, std::ostream& out, std::ostream& err)
+    : options_(std::move(options)), out_(out), err_(err) {}
+
+Result<std::shared_ptr<FileIO>> CommandContext::FileIOFor(std::string_view location) {
+  FLOE_ASSIGN_OR_RETURN(auto io, FileIOForLocation(location));
+  if (!options_.trace_io) return io;
+  return std::shared_ptr<FileIO>(std::make_shared<TracingFileIO>(std::move(io), trace_));
+}
+
+CLI::App* CommandSet::Add(CLI::App& parent, const std::string& name, const std::string& description,
+                          CommandRunner run) {
+  CLI::App* sub = parent.add_subcommand(name, description);
+  sub->callback([this, run = std::move(run)] { selected_ = run; });
+  return sub;
+}
+
+CLI::App* CommandSet::AddGroup(CLI::App& parent, const std::string& name, const std::string& description) {
+  CLI::App* group = parent.add_subcommand(name, description);
+  group->require_subcommand(1);
+  return group;
+}
+
+}  // namespace floe::cli

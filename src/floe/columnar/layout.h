@@ -1,0 +1,49 @@
+// Facts of the Arrow physical layout per type, shared by validation, the
+// builders and the C Data Interface (internal to columnar/).
+
+#pragma once
+
+#include <cstdint>
+
+#include "floe/columnar/array.h"
+#include "floe/columnar/data_type.h"
+
+namespace floe::layout {
+
+// Buffers of an array of this type, validity included (see array.h).
+constexpr int NumBuffers(TypeId id) {
+  switch (id) {
+    case TypeId::kNull:
+      return 0;
+    case TypeId::kStruct:
+      return 1;
+    case TypeId::kString:
+    case TypeId::kBinary:
+      return 3;
+    default:
+      return 2;
+  }
+}
+
+// The alignment the values buffer needs for Array::Values<T>() to be defined:
+// the natural alignment of the C type; bytes (1) for fixed_size_binary and uuid.
+inline int64_t ValueAlignment(const DataType& type) {
+  switch (type.id()) {
+    case TypeId::kFixedSizeBinary:
+    case TypeId::kUuid:
+      return 1;
+    case TypeId::kDecimal128:
+      return alignof(Decimal128Value);
+    default:
+      return type.byte_width() > 0 ? type.byte_width() : 1;
+  }
+}
+
+// Whether `data` is null at logical index `i` (its offset not yet applied);
+// Array::IsNull for code that walks ArrayData without handles.
+inline bool IsNullAt(const ArrayData& data, int64_t i) {
+  if (data.buffers.empty()) return true;  // only the null type has no buffers
+  return !data.buffers[0].empty() && !bit_util::GetBit(data.buffers[0].data(), data.offset + i);
+}
+
+}  // namespace floe::layout

@@ -1,0 +1,50 @@
+// Rendering of single values as text and as JSON, shared by the batch
+// printer's formats (internal to columnar/; batch_printer.h documents the
+// rendering users see).
+
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "floe/columnar/array.h"
+#include "floe/columnar/data_type.h"
+
+namespace floe::value_format {
+
+// The unscaled `value` with `scale` digits after the point: -5, 2 -> "-0.05".
+void AppendDecimal(Decimal128Value value, int32_t scale, std::string* out);
+// days since 1970-01-01 -> "YYYY-MM-DD" (negative years as "-0044").
+void AppendDate(int64_t days, std::string* out);
+// time of day -> "HH:MM:SS.ffffff" (micros) or 9 fraction digits (nanos).
+void AppendTime(int64_t value, TimeUnit unit, std::string* out);
+// instant -> "YYYY-MM-DDTHH:MM:SS.ffffff[+00:00]".
+void AppendTimestamp(int64_t value, TimeUnit unit, bool with_zone, std::string* out);
+// Lowercase hex, two digits per byte.
+void AppendHex(std::string_view bytes, std::string* out);
+// 16 bytes -> "xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx".
+void AppendUuid(std::string_view bytes, std::string* out);
+// Shortest round-trip digits; NaN, Infinity, -Infinity as words.
+void AppendFloat(double value, std::string* out);
+void AppendFloat(float value, std::string* out);
+
+// `bytes` as a JSON string (RFC 8259): quoted; '"', '\\' and control
+// characters escaped; valid UTF-8 kept; each invalid byte becomes U+FFFD.
+void AppendJsonString(std::string_view bytes, std::string* out);
+
+// The length of the valid UTF-8 sequence at s[0], or 0 when it is invalid.
+int Utf8SequenceLength(std::string_view s);
+
+// Element `i` of `data` (a logical index) as JSON: null, numbers, true/false,
+// strings (dates, times, uuids, binary as hex), arrays (lists), objects
+// (structs; maps with string keys), or arrays of {"key","value"} (other maps).
+// Non-finite floats become the strings "NaN", "Infinity", "-Infinity".
+void AppendJson(const ArrayData& data, int64_t i, std::string* out);
+
+// Element `i` (valid) as plain text for table and CSV cells: scalars as
+// AppendJson's without quotes (strings raw, floats' non-finite values as
+// words), nested values as their compact JSON.
+void AppendText(const ArrayData& data, int64_t i, std::string* out);
+
+}  // namespace floe::value_format
