@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "floe/base/check.h"
 #include "floe/base/strings.h"
 
 namespace floe {
@@ -66,11 +67,8 @@ Buffer Buffer::Wrap(std::shared_ptr<const void> owner, const uint8_t* data, int6
 }
 
 Buffer Buffer::Slice(int64_t offset, int64_t length) const {
-  if (offset < 0 || length < 0 || offset > size_ || length > size_ - offset) {
-    std::fprintf(stderr, "floe: Buffer::Slice(%lld, %lld) outside a buffer of %lld bytes\n",
-                 static_cast<long long>(offset), static_cast<long long>(length), static_cast<long long>(size_));
-    std::abort();
-  }
+  FLOE_CHECK(offset >= 0 && length >= 0 && offset <= size_ && length <= size_ - offset, "Buffer::Slice(", offset,
+             ", ", length, ") outside a buffer of ", size_, " bytes");
   Buffer b;
   b.owner_ = owner_;
   b.data_ = data_ == nullptr ? nullptr : data_ + offset;

@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "floe/base/check.h"
 #include "floe/base/strings.h"
 
 namespace floe {
@@ -23,12 +24,8 @@ int64_t ArrayData::GetNullCount() const {
 }
 
 Array Array::Slice(int64_t offset, int64_t length) const {
-  if (offset < 0 || length < 0 || offset > data_->length || length > data_->length - offset) {
-    std::fprintf(stderr, "floe: Array::Slice(%lld, %lld) outside an array of %lld elements\n",
-                 static_cast<long long>(offset), static_cast<long long>(length),
-                 static_cast<long long>(data_->length));
-    std::abort();
-  }
+  FLOE_CHECK(offset >= 0 && length >= 0 && offset <= data_->length && length <= data_->length - offset,
+             "Array::Slice(", offset, ", ", length, ") outside an array of ", data_->length, " elements");
   auto sliced = std::make_shared<ArrayData>(*data_);
   sliced->offset = data_->offset + offset;
   sliced->length = length;
@@ -51,11 +48,8 @@ Array Array::field(int i) const {
 }
 
 void Array::CheckValueWidth(size_t width) const {
-  if (static_cast<int64_t>(width) != data_->type->byte_width()) {
-    std::fprintf(stderr, "floe: Array::Values<T> with a %zu-byte T on an array of type %s\n", width,
-                 data_->type->ToString().c_str());
-    std::abort();
-  }
+  FLOE_CHECK(static_cast<int64_t>(width) == data_->type->byte_width(), "Array::Values<T> with a ", width,
+             "-byte T on an array of type ", data_->type->ToString());
 }
 
 namespace {

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "floe/base/check.h"
 #include "floe/base/strings.h"
 
 namespace floe {
@@ -25,9 +26,8 @@ Status ArrayBuilder::CheckCount(int64_t n) {
 }
 
 void ArrayBuilder::AbortWrongType(std::string_view builder, const TypePtr& type) {
-  std::fprintf(stderr, "floe: %.*s cannot build arrays of type %s\n", static_cast<int>(builder.size()),
-               builder.data(), type ? type->ToString().c_str() : "<null>");
-  std::abort();
+  internal::CheckFailed(__FILE__, __LINE__,
+                        StrCat(builder, " cannot build arrays of type ", type ? type->ToString() : "<null>"));
 }
 
 namespace {
@@ -89,8 +89,7 @@ std::unique_ptr<ArrayBuilder> MakeBuilder(const TypePtr& type) {
       return std::make_unique<StructBuilder>(type, std::move(fields));
     }
   }
-  std::fprintf(stderr, "floe: MakeBuilder: unknown type id %d\n", static_cast<int>(type->id()));
-  std::abort();
+  internal::CheckFailed(__FILE__, __LINE__, StrCat("MakeBuilder: unknown type id ", static_cast<int>(type->id())));
 }
 
 }  // namespace floe

@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "floe/base/check.h"
 #include "floe/base/strings.h"
 
 namespace floe {
@@ -40,11 +41,8 @@ Result<Array> RecordBatch::column_by_name(std::string_view name) const {
 }
 
 RecordBatch RecordBatch::Slice(int64_t offset, int64_t length) const {
-  if (offset < 0 || length < 0 || offset > num_rows_ || length > num_rows_ - offset) {
-    std::fprintf(stderr, "floe: RecordBatch::Slice(%lld, %lld) outside a batch of %lld rows\n",
-                 static_cast<long long>(offset), static_cast<long long>(length), static_cast<long long>(num_rows_));
-    std::abort();
-  }
+  FLOE_CHECK(offset >= 0 && length >= 0 && offset <= num_rows_ && length <= num_rows_ - offset,
+             "RecordBatch::Slice(", offset, ", ", length, ") outside a batch of ", num_rows_, " rows");
   std::vector<Array> columns;
   columns.reserve(columns_.size());
   for (const Array& column : columns_) columns.push_back(column.Slice(offset, length));
