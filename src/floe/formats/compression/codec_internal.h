@@ -1,0 +1,55 @@
+// Internal to formats/compression: the per-codec entry points behind the
+// dispatch in codec.cc, and the error messages they share. Each codec file
+// checks sizes against the span it is given; codec.cc has already checked
+// levels and output capacity.
+
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string_view>
+
+#include "floe/base/result.h"
+#include "floe/formats/compression/codec.h"
+
+namespace floe::compression::internal {
+
+// "<codec>: input decompresses to <actual> bytes, expected <expected>".
+Status SizeMismatch(Codec codec, uint64_t expected, uint64_t actual);
+// "<codec>: input decompresses to more than the expected <expected> bytes".
+Status TooLarge(Codec codec, uint64_t expected);
+// "<codec>: malformed input: <detail>".
+Status Malformed(Codec codec, std::string_view detail);
+
+Status SnappyDecompress(std::span<const uint8_t> in, std::span<uint8_t> out);
+Result<int64_t> SnappyCompress(std::span<const uint8_t> in, std::span<uint8_t> out);
+Result<int64_t> SnappyMaxCompressedLength(int64_t input_size);
+// The size the snappy header announces; Corrupt when it cannot be read.
+Result<uint64_t> SnappyUncompressedLength(std::span<const uint8_t> in);
+
+Status GzipDecompress(std::span<const uint8_t> in, std::span<uint8_t> out);
+Result<int64_t> GzipCompress(std::span<const uint8_t> in, std::span<uint8_t> out, int level);
+int64_t GzipMaxCompressedLength(int64_t input_size);
+
+Status ZstdDecompress(std::span<const uint8_t> in, std::span<uint8_t> out);
+Result<int64_t> ZstdCompress(std::span<const uint8_t> in, std::span<uint8_t> out, int level);
+Result<int64_t> ZstdMaxCompressedLength(int64_t input_size);
+int ZstdMinLevel();
+int ZstdMaxLevel();
+// Corrupt when `in` is one zstd frame whose header states a size other
+// than `expected`; OK when it agrees or does not say.
+Status ZstdCheckContentSize(std::span<const uint8_t> in, uint64_t expected);
+
+Status Lz4RawDecompress(std::span<const uint8_t> in, std::span<uint8_t> out);
+Status Lz4HadoopDecompress(std::span<const uint8_t> in, std::span<uint8_t> out);
+Status Lz4LegacyDecompress(std::span<const uint8_t> in, std::span<uint8_t> out);
+Result<int64_t> Lz4RawCompress(std::span<const uint8_t> in, std::span<uint8_t> out);
+Result<int64_t> Lz4HadoopCompress(std::span<const uint8_t> in, std::span<uint8_t> out);
+Result<int64_t> Lz4RawMaxCompressedLength(int64_t input_size);
+Result<int64_t> Lz4HadoopMaxCompressedLength(int64_t input_size);
+
+Status BrotliDecompress(std::span<const uint8_t> in, std::span<uint8_t> out);
+Result<int64_t> BrotliCompress(std::span<const uint8_t> in, std::span<uint8_t> out, int quality);
+Result<int64_t> BrotliMaxCompressedLength(int64_t input_size);
+
+}  // namespace floe::compression::internal
