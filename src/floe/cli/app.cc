@@ -59,6 +59,7 @@ int Main(int argc, char** argv) {
   CommandSet commands;
   AddConfigCommand(app, commands);
   AddIoCommands(app, commands);
+  AddParquetCommands(app, commands);
   AddDemoCommand(app, commands);
 
   try {

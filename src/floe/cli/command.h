@@ -85,6 +85,7 @@ class CommandSet {
 // Registration functions, one per command file.
 void AddConfigCommand(CLI::App& app, CommandSet& commands);
 void AddIoCommands(CLI::App& app, CommandSet& commands);
+void AddParquetCommands(CLI::App& app, CommandSet& commands);
 void AddDemoCommand(CLI::App& app, CommandSet& commands);
 
 }  // namespace floe::cli

@@ -1,0 +1,176 @@
+// `floe parquet ...`: look inside Parquet files written by any engine.
+
+#include <CLI/CLI.hpp>
+
+#include <ostream>
+#include <variant>
+
+#include "floe/base/strings.h"
+#include "floe/cli/command.h"
+#include "floe/cli/output.h"
+#include "floe/columnar/builder.h"
+#include "floe/formats/parquet/file_reader.h"
+#include "floe/formats/parquet/statistics.h"
+
+namespace floe::cli {
+namespace {
+
+using parquet::ParquetFileReader;
+
+Result<std::unique_ptr<ParquetFileReader>> OpenParquet(CommandContext& ctx, const std::string& path) {
+  FLOE_ASSIGN_OR_RETURN(auto io, ctx.FileIOFor(path));
+  return ParquetFileReader::Open(io, path);
+}
+
+// The annotation of a node as parquet-format's schema syntax writes it.
+std::string Annotation(const parquet::SchemaNode& n) {
+  if (n.logical_type && !std::holds_alternative<parquet::UnknownUnionMember>(*n.logical_type)) {
+    const auto& lt = *n.logical_type;
+    if (const auto* d = std::get_if<parquet::DecimalType>(&lt)) return StrCat("DECIMAL(", d->precision, ",", d->scale, ")");
+    if (const auto* t = std::get_if<parquet::TimestampType>(&lt)) {
+      return StrCat("TIMESTAMP(", parquet::TimeUnitName(t->unit), ",", t->isAdjustedToUTC ? "true" : "false", ")");
+    }
+    if (const auto* t = std::get_if<parquet::TimeType>(&lt)) {
+      return StrCat("TIME(", parquet::TimeUnitName(t->unit), ",", t->isAdjustedToUTC ? "true" : "false", ")");
+    }
+    if (const auto* i = std::get_if<parquet::IntType>(&lt)) {
+      return StrCat("INTEGER(", static_cast<int>(i->bitWidth), ",", i->isSigned ? "true" : "false", ")");
+    }
+    return parquet::LogicalTypeName(lt);
+  }
+  if (n.converted_type) {
+    if (*n.converted_type == parquet::ConvertedType::DECIMAL) return StrCat("DECIMAL(", n.precision, ",", n.scale, ")");
+    return parquet::ConvertedTypeName(*n.converted_type);
+  }
+  return "";
+}
+
+void PrintNode(const parquet::ParquetSchema& schema, int index, int depth, std::ostream& out) {
+  const parquet::SchemaNode& n = schema.nodes()[static_cast<size_t>(index)];
+  const std::string indent(static_cast<size_t>(depth) * 2, ' ');
+  std::string rep = parquet::FieldRepetitionTypeName(n.repetition);
+  for (char& c : rep) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  out << indent << rep << " ";
+  if (n.is_leaf()) {
+    std::string phys = parquet::TypeName(*n.physical_type);
+    for (char& c : phys) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    out << phys;
+    if (*n.physical_type == parquet::Type::FIXED_LEN_BYTE_ARRAY) out << "(" << n.type_length << ")";
+    out << " ";
+  } else {
+    out << "group ";
+  }
+  out << n.name;
+  const std::string annotation = Annotation(n);
+  if (!annotation.empty()) out << " (" << annotation << ")";
+  if (n.field_id) out << " = " << *n.field_id;
+  if (n.is_leaf()) {
+    const auto& c = schema.column(n.column);
+    out << ";  -- " << c.type->ToString() << ", def " << c.max_definition_level << " rep " << c.max_repetition_level
+        << "\n";
+    return;
+  }
+  out << " {\n";
+  for (int child : n.children) PrintNode(schema, child, depth + 1, out);
+  out << indent << "}\n";
+}
+
+Status Schema(CommandContext& ctx, const std::string& path) {
+  FLOE_ASSIGN_OR_RETURN(auto reader, OpenParquet(ctx, path));
+  const auto& schema = reader->schema();
+  std::ostream& out = ctx.out();
+  out << "message " << schema.nodes()[0].name << " {\n";
+  for (int child : schema.nodes()[0].children) PrintNode(schema, child, 1, out);
+  out << "}\n";
+  return Status::OK();
+}
+
+Status Meta(CommandContext& ctx, const std::string& path) {
+  FLOE_ASSIGN_OR_RETURN(auto reader, OpenParquet(ctx, path));
+  const parquet::FileMetaData& md = reader->metadata();
+  std::ostream& out = ctx.out();
+  out << "file: " << path << " (" << reader->file_size() << " bytes)\n"
+      << "created_by: " << md.created_by.value_or("(not set)") << "\n"
+      << "format version: " << md.version << ", rows: " << md.num_rows << ", row groups: " << md.row_groups.size()
+      << ", columns: " << reader->schema().num_columns() << "\n";
+  if (md.key_value_metadata) {
+    for (const auto& kv : *md.key_value_metadata) {
+      const std::string value = kv.value.value_or("");
+      out << "metadata " << Quote(kv.key) << ": " << value.size() << " bytes"
+          << (value.size() <= 80 ? ", " + Quote(value) : "") << "\n";
+    }
+  }
+  out << "\n";
+
+  static const auto schema = std::make_shared<const floe::Schema>(std::vector<Field>{
+      Field("row_group", DataType::Int32(), false), Field("column", DataType::Utf8(), false),
+      Field("type", DataType::Utf8(), false), Field("codec", DataType::Utf8(), false),
+      Field("encodings", DataType::Utf8(), false), Field("values", DataType::Int64(), false),
+      Field("nulls", DataType::Int64(), true), Field("compressed", DataType::Int64(), false),
+      Field("uncompressed", DataType::Int64(), false), Field("min", DataType::Utf8(), true),
+      Field("max", DataType::Utf8(), true), Field("page_index", DataType::Utf8(), false),
+      Field("bloom_filter", DataType::Bool(), false)});
+  PrimitiveBuilder<int32_t> group_b;
+  StringBuilder column_b, type_b, codec_b, enc_b, min_b, max_b, index_b;
+  PrimitiveBuilder<int64_t> values_b, nulls_b, comp_b, uncomp_b;
+  BoolBuilder bloom_b;
+  for (int g = 0; g < reader->num_row_groups(); ++g) {
+    for (int c = 0; c < reader->schema().num_columns(); ++c) {
+      const auto& desc = reader->schema().column(c);
+      const parquet::ColumnChunk& chunk = md.row_groups[static_cast<size_t>(g)].columns[static_cast<size_t>(c)];
+      FLOE_ASSIGN_OR_RETURN(const parquet::ColumnMetaData* m, reader->ColumnChunkMeta(g, c));
+      std::string encodings;
+      for (auto e : m->encodings) encodings += (encodings.empty() ? "" : " ") + parquet::EncodingName(e);
+      parquet::ColumnStatistics stats;
+      if (m->statistics) stats = parquet::EffectiveStatistics(desc, *m->statistics);
+      std::string page_index = chunk.column_index_offset && chunk.offset_index_offset ? "column+offset"
+                               : chunk.offset_index_offset                            ? "offset"
+                               : chunk.column_index_offset                            ? "column"
+                                                                                      : "none";
+      FLOE_RETURN_IF_ERROR(group_b.Append(g));
+      FLOE_RETURN_IF_ERROR(column_b.Append(desc.dotted_path()));
+      FLOE_RETURN_IF_ERROR(type_b.Append(desc.type->ToString()));
+      FLOE_RETURN_IF_ERROR(codec_b.Append(parquet::CompressionCodecName(m->codec)));
+      FLOE_RETURN_IF_ERROR(enc_b.Append(encodings));
+      FLOE_RETURN_IF_ERROR(values_b.Append(m->num_values));
+      FLOE_RETURN_IF_ERROR(stats.null_count ? nulls_b.Append(*stats.null_count) : nulls_b.AppendNulls(1));
+      FLOE_RETURN_IF_ERROR(comp_b.Append(m->total_compressed_size));
+      FLOE_RETURN_IF_ERROR(uncomp_b.Append(m->total_uncompressed_size));
+      FLOE_RETURN_IF_ERROR(stats.min ? min_b.Append(parquet::FormatStatisticsValue(desc, *stats.min) +
+                                                    (stats.min_exact ? "" : " (bound)"))
+                                     : min_b.AppendNulls(1));
+      FLOE_RETURN_IF_ERROR(stats.max ? max_b.Append(parquet::FormatStatisticsValue(desc, *stats.max) +
+                                                    (stats.max_exact ? "" : " (bound)"))
+                                     : max_b.AppendNulls(1));
+      FLOE_RETURN_IF_ERROR(index_b.Append(page_index));
+      FLOE_RETURN_IF_ERROR(bloom_b.Append(m->bloom_filter_offset.has_value()));
+    }
+  }
+  std::vector<Array> columns;
+  for (ArrayBuilder* b : std::initializer_list<ArrayBuilder*>{&group_b, &column_b, &type_b, &codec_b, &enc_b,
+                                                               &values_b, &nulls_b, &comp_b, &uncomp_b, &min_b,
+                                                               &max_b, &index_b, &bloom_b}) {
+    FLOE_ASSIGN_OR_RETURN(Array a, b->Finish());
+    columns.push_back(std::move(a));
+  }
+  FLOE_ASSIGN_OR_RETURN(RecordBatch batch, RecordBatch::Make(schema, std::move(columns)));
+  return PrintBatches(ctx, schema, {batch});
+}
+
+}  // namespace
+
+void AddParquetCommands(CLI::App& app, CommandSet& commands) {
+  CLI::App* parquet = commands.AddGroup(app, "parquet", "Inspect Parquet files: schema, meta");
+
+  auto* schema_path = &commands.Keep<std::string>();
+  CLI::App* schema = commands.Add(*parquet, "schema", "The schema tree with logical types and field ids",
+                                  [schema_path](CommandContext& ctx) { return Schema(ctx, *schema_path); });
+  schema->add_option("file", *schema_path, "Parquet file location")->required();
+
+  auto* meta_path = &commands.Keep<std::string>();
+  CLI::App* meta = commands.Add(*parquet, "meta", "Row groups and column chunks: encodings, codec, sizes, statistics",
+                                [meta_path](CommandContext& ctx) { return Meta(ctx, *meta_path); });
+  meta->add_option("file", *meta_path, "Parquet file location")->required();
+}
+
+}  // namespace floe::cli

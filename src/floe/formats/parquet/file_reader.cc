@@ -1,0 +1,129 @@
+#include "floe/formats/parquet/file_reader.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "floe/base/strings.h"
+#include "floe/formats/parquet/metadata_codec.h"
+
+namespace floe::parquet {
+namespace {
+
+constexpr int64_t kMagicSize = 4;
+constexpr int64_t kTailSize = 8;  // footer length (4, little-endian) + magic
+constexpr char kMagic[] = "PAR1";
+constexpr char kEncryptedMagic[] = "PARE";
+
+uint32_t LoadLE32(const uint8_t* p) {
+  return static_cast<uint32_t>(p[0]) | static_cast<uint32_t>(p[1]) << 8 | static_cast<uint32_t>(p[2]) << 16 |
+         static_cast<uint32_t>(p[3]) << 24;
+}
+
+}  // namespace
+
+Result<std::unique_ptr<ParquetFileReader>> ParquetFileReader::Open(std::shared_ptr<FileIO> io,
+                                                                   const std::string& path, ReaderOptions options,
+                                                                   OpenReadOptions open_options) {
+  std::unique_ptr<ParquetFileReader> reader(new ParquetFileReader());
+  reader->io_ = std::move(io);
+  reader->options_ = std::move(options);
+  FLOE_ASSIGN_OR_RETURN(reader->file_, reader->io_->OpenRead(path, open_options));
+  FLOE_RETURN_IF_ERROR(reader->Init(path, reader->options_.footer_read_size));
+  return reader;
+}
+
+Status ParquetFileReader::Init(const std::string& path, int64_t footer_guess) {
+  const int64_t size = file_->size();
+  const std::string name = StrCat("parquet file ", Quote(path));
+  if (size < kMagicSize + kTailSize) {
+    return Status::Corrupt(StrCat(name, " is ", size, " bytes, too small to be Parquet (at least 12)"));
+  }
+  if (options_.footer_cache) metadata_ = options_.footer_cache->Get(path, size);
+  if (!metadata_) {
+    const int64_t tail_len = std::clamp<int64_t>(footer_guess, kTailSize, size);
+    FLOE_ASSIGN_OR_RETURN(Buffer tail, file_->Read(size - tail_len, tail_len));
+    const uint8_t* end = tail.data() + tail_len;
+    if (std::memcmp(end - kMagicSize, kEncryptedMagic, kMagicSize) == 0) {
+      return Status::Unsupported(StrCat(name, " has an encrypted footer (magic PARE); floe does not decrypt Parquet"));
+    }
+    if (std::memcmp(end - kMagicSize, kMagic, kMagicSize) != 0) {
+      return Status::Corrupt(StrCat(name, " does not end with the magic PAR1: not a Parquet file, or truncated"));
+    }
+    const int64_t footer_len = LoadLE32(end - kTailSize);
+    if (footer_len > size - kMagicSize - kTailSize) {
+      return Status::Corrupt(
+          StrCat(name, ": footer length ", footer_len, " exceeds the file (", size, " bytes)"));
+    }
+    if (footer_len > options_.max_footer_size) {
+      return Status::Corrupt(StrCat(name, ": footer of ", footer_len, " bytes exceeds the limit of ",
+                                    options_.max_footer_size));
+    }
+    Buffer footer;
+    if (footer_len + kTailSize <= tail_len) {
+      footer = tail.Slice(tail_len - kTailSize - footer_len, footer_len);
+    } else {
+      // The guess was short: one more request for exactly the footer.
+      FLOE_ASSIGN_OR_RETURN(footer, file_->Read(size - kTailSize - footer_len, footer_len));
+    }
+    auto decoded = DecodeFileMetaData(footer.span());
+    if (!decoded.ok()) return decoded.status().WithContext(name);
+    metadata_ = std::make_shared<const FileMetaData>(std::move(decoded).value());
+    if (options_.footer_cache) options_.footer_cache->Put(path, size, metadata_);
+  }
+  auto schema = ParquetSchema::Make(metadata_->schema);
+  if (!schema.ok()) return schema.status().WithContext(name);
+  schema_ = std::move(schema).value();
+  int64_t rows = 0;
+  for (size_t g = 0; g < metadata_->row_groups.size(); ++g) {
+    const RowGroup& rg = metadata_->row_groups[g];
+    if (static_cast<int>(rg.columns.size()) != schema_.num_columns()) {
+      return Status::Corrupt(StrCat(name, ": row group ", g, " has ", rg.columns.size(), " column chunks, the schema ",
+                                    schema_.num_columns(), " columns"));
+    }
+    if (rg.num_rows < 0) return Status::Corrupt(StrCat(name, ": row group ", g, " has num_rows ", rg.num_rows));
+    rows += rg.num_rows;
+  }
+  // Some writers leave FileMetaData.num_rows at 0 (parquet-testing
+  // repeated_no_annotation.parquet); the row groups are the truth.
+  num_rows_ = rows;
+  return Status::OK();
+}
+
+Result<const ColumnMetaData*> ParquetFileReader::ColumnChunkMeta(int row_group, int column) const {
+  if (row_group < 0 || row_group >= num_row_groups() || column < 0 || column >= schema_.num_columns()) {
+    return Status::InvalidArgument(StrCat("parquet file ", Quote(path()), ": no column chunk (row group ", row_group,
+                                          ", column ", column, ")"));
+  }
+  const ColumnChunk& chunk = metadata_->row_groups[static_cast<size_t>(row_group)].columns[static_cast<size_t>(column)];
+  const std::string where = StrCat("parquet file ", Quote(path()), ": column ",
+                                   Quote(schema_.column(column).dotted_path()), " in row group ", row_group);
+  if (chunk.file_path) {
+    return Status::Unsupported(StrCat(where, " lives in another file (", Quote(*chunk.file_path), ")"));
+  }
+  if (!chunk.meta_data) {
+    return chunk.crypto_metadata ? Status::Unsupported(StrCat(where, " has encrypted column metadata"))
+                                 : Status::Corrupt(StrCat(where, " has no column metadata"));
+  }
+  return &*chunk.meta_data;
+}
+
+Result<ColumnChunkRange> ParquetFileReader::ColumnChunkBytes(int row_group, int column) const {
+  FLOE_ASSIGN_OR_RETURN(const ColumnMetaData* meta, ColumnChunkMeta(row_group, column));
+  int64_t start = meta->data_page_offset;
+  // Some writers set dictionary_page_offset to 0 when there is none
+  // (parquet-testing dict-page-offset-zero.parquet): only a positive offset
+  // before the first data page marks a dictionary page.
+  if (meta->dictionary_page_offset && *meta->dictionary_page_offset > 0 &&
+      *meta->dictionary_page_offset < start) {
+    start = *meta->dictionary_page_offset;
+  }
+  const int64_t length = meta->total_compressed_size;
+  if (start < kMagicSize || length < 0 || start > file_size() || length > file_size() - start) {
+    return Status::Corrupt(StrCat("parquet file ", Quote(path()), ": column ",
+                                  Quote(schema_.column(column).dotted_path()), " in row group ", row_group,
+                                  " claims bytes ", start, "..", start + length, " of a ", file_size(), "-byte file"));
+  }
+  return ColumnChunkRange{start, length};
+}
+
+}  // namespace floe::parquet

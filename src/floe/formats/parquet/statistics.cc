@@ -1,0 +1,130 @@
+#include "floe/formats/parquet/statistics.h"
+
+#include <cstring>
+
+#include "floe/base/strings.h"
+#include "floe/columnar/value_format.h"
+
+namespace floe::parquet {
+namespace {
+
+using namespace floe::value_format;  // NOLINT: the Append* formatters
+
+template <typename T>
+T Load(std::string_view v) {
+  T out;
+  std::memcpy(&out, v.data(), sizeof(T));
+  return out;
+}
+
+// Deprecated min/max use signed order: right for signed numbers and booleans.
+bool SignedOrderIsRight(const ColumnDescriptor& c) {
+  switch (c.physical_type) {
+    case Type::BOOLEAN:
+    case Type::FLOAT:
+    case Type::DOUBLE: return true;
+    case Type::INT32:
+    case Type::INT64: {
+      const TypeId id = c.type->id();
+      return id != TypeId::kUInt8 && id != TypeId::kUInt16 && id != TypeId::kUInt32 && id != TypeId::kUInt64;
+    }
+    default: return false;
+  }
+}
+
+Decimal128Value DecimalFromBigEndian(std::string_view v) {
+  // Sign-extend from the first byte, then shift in the rest.
+  __int128 x = static_cast<int8_t>(v[0]) < 0 ? -1 : 0;
+  for (char c : v) x = (x << 8) | static_cast<uint8_t>(c);
+  return Decimal128Value{x};
+}
+
+std::string Invalid(std::string_view v) { return StrCat("<", v.size(), " bytes: invalid>"); }
+
+}  // namespace
+
+ColumnStatistics EffectiveStatistics(const ColumnDescriptor& column, const Statistics& stats) {
+  ColumnStatistics out;
+  out.null_count = stats.null_count;
+  out.distinct_count = stats.distinct_count;
+  out.nan_count = stats.nan_count;
+  if (stats.min_value || stats.max_value) {
+    out.min = stats.min_value;
+    out.max = stats.max_value;
+    out.min_exact = stats.is_min_value_exact.value_or(true);
+    out.max_exact = stats.is_max_value_exact.value_or(true);
+  } else if ((stats.min || stats.max) && SignedOrderIsRight(column)) {
+    out.min = stats.min;
+    out.max = stats.max;
+    out.from_deprecated_fields = true;
+  }
+  return out;
+}
+
+std::string FormatStatisticsValue(const ColumnDescriptor& column, std::string_view v) {
+  std::string out;
+  const DataType& type = *column.type;
+  switch (column.physical_type) {
+    case Type::BOOLEAN:
+      if (v.size() != 1) return Invalid(v);
+      return v[0] ? "true" : "false";
+    case Type::INT32: {
+      if (v.size() != 4) return Invalid(v);
+      const int32_t x = Load<int32_t>(v);
+      switch (type.id()) {
+        case TypeId::kDate32: AppendDate(x, &out); return out;
+        case TypeId::kDecimal128: AppendDecimal(Decimal128Value{x}, type.scale(), &out); return out;
+        case TypeId::kTime64: AppendTime(int64_t{x} * 1000, floe::TimeUnit::kMicro, &out); return out;
+        case TypeId::kUInt8:
+        case TypeId::kUInt16:
+        case TypeId::kUInt32: return std::to_string(static_cast<uint32_t>(x));
+        default: return std::to_string(x);
+      }
+    }
+    case Type::INT64: {
+      if (v.size() != 8) return Invalid(v);
+      const int64_t x = Load<int64_t>(v);
+      switch (type.id()) {
+        case TypeId::kDecimal128: AppendDecimal(Decimal128Value{x}, type.scale(), &out); return out;
+        case TypeId::kTime64: AppendTime(x, type.unit(), &out); return out;
+        case TypeId::kTimestamp: {
+          const bool millis = column.conversion == ValueConversion::kMillisToMicros64;
+          AppendTimestamp(millis ? x * 1000 : x, type.unit(), !type.timezone().empty(), &out);
+          return out;
+        }
+        case TypeId::kUInt64: return std::to_string(static_cast<uint64_t>(x));
+        default: return std::to_string(x);
+      }
+    }
+    case Type::FLOAT:
+      if (v.size() != 4) return Invalid(v);
+      AppendFloat(Load<float>(v), &out);
+      return out;
+    case Type::DOUBLE:
+      if (v.size() != 8) return Invalid(v);
+      AppendFloat(Load<double>(v), &out);
+      return out;
+    case Type::INT96:
+      if (v.size() != 12) return Invalid(v);
+      AppendHex(v, &out);
+      return out;
+    case Type::BYTE_ARRAY:
+    case Type::FIXED_LEN_BYTE_ARRAY:
+      if (type.id() == TypeId::kString) return Quote(v.substr(0, 64)) + (v.size() > 64 ? "..." : "");
+      if (type.id() == TypeId::kDecimal128) {
+        if (v.empty() || v.size() > 16) return Invalid(v);
+        AppendDecimal(DecimalFromBigEndian(v), type.scale(), &out);
+        return out;
+      }
+      if (type.id() == TypeId::kUuid && v.size() == 16) {
+        AppendUuid(v, &out);
+        return out;
+      }
+      AppendHex(v.substr(0, 64), &out);
+      if (v.size() > 64) out += "...";
+      return out;
+  }
+  return Invalid(v);
+}
+
+}  // namespace floe::parquet

@@ -1,0 +1,40 @@
+// Column chunk and page statistics as a reader may trust them.
+//
+// spec: parquet.thrift Statistics and ColumnOrder. min_value/max_value follow
+// the column's sort order. The deprecated min/max were written under signed
+// byte-wise order by old writers (PARQUET-686), which is wrong for strings,
+// decimals in bytes, unsigned integers and INT96, so they are used only for
+// types whose signed order is the right one.
+//
+// Thread safety: pure functions.
+
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "floe/formats/parquet/metadata.h"
+#include "floe/formats/parquet/schema.h"
+
+namespace floe::parquet {
+
+struct ColumnStatistics {
+  std::optional<std::string> min;  // PLAIN-encoded value, without a length prefix
+  std::optional<std::string> max;
+  bool min_exact = true;  // false: a truncated lower bound
+  bool max_exact = true;
+  std::optional<int64_t> null_count;
+  std::optional<int64_t> distinct_count;
+  std::optional<int64_t> nan_count;
+  bool from_deprecated_fields = false;
+};
+
+// The bounds and counts of `stats` that are valid for `column`.
+ColumnStatistics EffectiveStatistics(const ColumnDescriptor& column, const Statistics& stats);
+
+// A statistics value as text in the column's logical type ("2026-10-21",
+// "12.50", "'Lisbon'"); "<n bytes: invalid>" when its size does not fit.
+std::string FormatStatisticsValue(const ColumnDescriptor& column, std::string_view value);
+
+}  // namespace floe::parquet
