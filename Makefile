@@ -19,6 +19,7 @@ all: build
 
 setup:
 	@dev/setup
+	@dev/install-test-tools
 
 $(RELEASE)/build.ninja:
 	cmake -S . -B $(RELEASE) -G Ninja -DCMAKE_BUILD_TYPE=Release
