@@ -143,6 +143,29 @@ TEST(CliTest, StorageErrorsNameTheObject) {
   EXPECT_EQ(r.err, "floe: Unsupported: storage scheme 'gs' of location 'gs://bucket/key' is not available in this build\n");
 }
 
+TEST(CliTest, ParquetSchemaAndMetaDescribeAFileFromAnotherEngine) {
+  const std::string file = std::string(FLOE_SHARED_DIR) + "/fixtures/parquet-testing/data/alltypes_plain.parquet";
+  auto schema = RunFloe({"parquet", "schema", file}, kCleanEnv);
+  ASSERT_EQ(schema.exit_code, 0) << schema.err;
+  EXPECT_EQ(schema.out.rfind("message schema {\n  optional int32 id;", 0), 0u) << schema.out;
+  EXPECT_NE(schema.out.find("optional int96 timestamp_col;  -- timestamp[ns]"), std::string::npos) << schema.out;
+  auto meta = RunFloe({"parquet", "meta", file, "--format", "csv"}, kCleanEnv);
+  ASSERT_EQ(meta.exit_code, 0) << meta.err;
+  EXPECT_NE(meta.out.find("rows: 8, row groups: 1, columns: 11"), std::string::npos) << meta.out;
+  EXPECT_NE(meta.out.find("0,bigint_col,int64,UNCOMPRESSED,RLE PLAIN_DICTIONARY PLAIN,8,,55,55,,,none,false"),
+            std::string::npos)
+      << meta.out;
+}
+
+TEST(CliTest, ParquetOnANonParquetFileIsAOneLineCorruptError) {
+  testing::TempDir dir;
+  ASSERT_EQ(RunFloe({"io", "put", dir.Join("x.parquet")}, kCleanEnv, "", "id,name\n1,a\n2,b\n").exit_code, 0);
+  auto r = RunFloe({"parquet", "schema", dir.Join("x.parquet")}, kCleanEnv);
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(CountLines(r.err), 1) << r.err;
+  EXPECT_EQ(r.err.rfind("floe: Corrupt: parquet file '" + dir.Join("x.parquet") + "'", 0), 0u) << r.err;
+}
+
 TEST(CliTest, DemoRunsOnAFreshWarehouse) {
   testing::TempDir dir;
   auto r = RunFloe({"demo"}, kCleanEnv, dir.path());
