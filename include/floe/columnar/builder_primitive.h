@@ -35,16 +35,32 @@ constexpr bool HoldsCType(TypeId id) {
 // The one type a C type stands for when no type is given (ints and floats).
 template <typename T>
 TypePtr CanonicalType() {
-  if constexpr (std::is_same_v<T, int8_t>) return DataType::Int8();
-  if constexpr (std::is_same_v<T, int16_t>) return DataType::Int16();
-  if constexpr (std::is_same_v<T, int32_t>) return DataType::Int32();
-  if constexpr (std::is_same_v<T, int64_t>) return DataType::Int64();
-  if constexpr (std::is_same_v<T, uint8_t>) return DataType::UInt8();
-  if constexpr (std::is_same_v<T, uint16_t>) return DataType::UInt16();
-  if constexpr (std::is_same_v<T, uint32_t>) return DataType::UInt32();
-  if constexpr (std::is_same_v<T, uint64_t>) return DataType::UInt64();
-  if constexpr (std::is_same_v<T, float>) return DataType::Float32();
-  if constexpr (std::is_same_v<T, double>) return DataType::Float64();
+  if constexpr (std::is_same_v<T, int8_t>) {
+    return DataType::Int8();
+  } else if constexpr (std::is_same_v<T, int16_t>) {
+    return DataType::Int16();
+  } else if constexpr (std::is_same_v<T, int32_t>) {
+    return DataType::Int32();
+  } else if constexpr (std::is_same_v<T, int64_t>) {
+    return DataType::Int64();
+  } else if constexpr (std::is_same_v<T, uint8_t>) {
+    return DataType::UInt8();
+  } else if constexpr (std::is_same_v<T, uint16_t>) {
+    return DataType::UInt16();
+  } else if constexpr (std::is_same_v<T, uint32_t>) {
+    return DataType::UInt32();
+  } else if constexpr (std::is_same_v<T, uint64_t>) {
+    return DataType::UInt64();
+  } else if constexpr (std::is_same_v<T, float>) {
+    return DataType::Float32();
+  } else if constexpr (std::is_same_v<T, double>) {
+    return DataType::Float64();
+  } else {
+    // Never used: the only caller is constrained to HasCanonicalType<T>, but
+    // explicit instantiation of PrimitiveBuilder<Decimal128Value> still
+    // compiles this body.
+    return TypePtr();
+  }
 }
 
 template <typename T>
