@@ -24,12 +24,7 @@ Status ShowConfig(CommandContext& ctx) {
   for (const auto& row : rows) {
     for (int c = 0; c < 3; ++c) FLOE_RETURN_IF_ERROR(columns[c].Append(row[c]));
   }
-  std::vector<Array> arrays;
-  for (auto& b : columns) {
-    FLOE_ASSIGN_OR_RETURN(Array a, b.Finish());
-    arrays.push_back(std::move(a));
-  }
-  FLOE_ASSIGN_OR_RETURN(RecordBatch batch, RecordBatch::Make(schema, std::move(arrays)));
+  FLOE_ASSIGN_OR_RETURN(RecordBatch batch, FinishBatch(schema, {&columns[0], &columns[1], &columns[2]}));
   return PrintBatches(ctx, schema, {batch});
 }
 

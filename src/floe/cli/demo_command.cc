@@ -56,12 +56,7 @@ Result<RecordBatch> OrdersBatch() {
     FLOE_RETURN_IF_ERROR(amounts.Append(Decimal128Value{o.amount_cents}));
     FLOE_RETURN_IF_ERROR(o.address ? addresses.Append(o.address) : addresses.AppendNulls(1));
   }
-  std::vector<Array> columns;
-  for (ArrayBuilder* b : std::initializer_list<ArrayBuilder*>{&ids, &times, &cities, &amounts, &addresses}) {
-    FLOE_ASSIGN_OR_RETURN(Array a, b->Finish());
-    columns.push_back(std::move(a));
-  }
-  return RecordBatch::Make(schema, std::move(columns));
+  return FinishBatch(schema, {&ids, &times, &cities, &amounts, &addresses});
 }
 
 // Export through the Arrow C Data Interface and import back, as a foreign

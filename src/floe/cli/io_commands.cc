@@ -40,10 +40,7 @@ Result<RecordBatch> ListingBatch(const std::vector<FileInfo>& files) {
       FLOE_RETURN_IF_ERROR(times.AppendNulls(1));
     }
   }
-  FLOE_ASSIGN_OR_RETURN(Array p, paths.Finish());
-  FLOE_ASSIGN_OR_RETURN(Array s, sizes.Finish());
-  FLOE_ASSIGN_OR_RETURN(Array t, times.Finish());
-  return RecordBatch::Make(ListingSchema(), {std::move(p), std::move(s), std::move(t)});
+  return FinishBatch(ListingSchema(), {&paths, &sizes, &times});
 }
 
 Status PrintListing(CommandContext& ctx, const std::vector<FileInfo>& files) {

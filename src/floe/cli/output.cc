@@ -12,4 +12,15 @@ Status PrintBatches(CommandContext& ctx, const std::shared_ptr<const Schema>& sc
   return printer.Finish();
 }
 
+Result<RecordBatch> FinishBatch(const std::shared_ptr<const Schema>& schema,
+                                std::initializer_list<ArrayBuilder*> builders) {
+  std::vector<Array> columns;
+  columns.reserve(builders.size());
+  for (ArrayBuilder* b : builders) {
+    FLOE_ASSIGN_OR_RETURN(Array a, b->Finish());
+    columns.push_back(std::move(a));
+  }
+  return RecordBatch::Make(schema, std::move(columns));
+}
+
 }  // namespace floe::cli

@@ -146,14 +146,9 @@ Status Meta(CommandContext& ctx, const std::string& path) {
       FLOE_RETURN_IF_ERROR(bloom_b.Append(m->bloom_filter_offset.has_value()));
     }
   }
-  std::vector<Array> columns;
-  for (ArrayBuilder* b : std::initializer_list<ArrayBuilder*>{&group_b, &column_b, &type_b, &codec_b, &enc_b,
-                                                               &values_b, &nulls_b, &comp_b, &uncomp_b, &min_b,
-                                                               &max_b, &index_b, &bloom_b}) {
-    FLOE_ASSIGN_OR_RETURN(Array a, b->Finish());
-    columns.push_back(std::move(a));
-  }
-  FLOE_ASSIGN_OR_RETURN(RecordBatch batch, RecordBatch::Make(schema, std::move(columns)));
+  FLOE_ASSIGN_OR_RETURN(RecordBatch batch,
+                        FinishBatch(schema, {&group_b, &column_b, &type_b, &codec_b, &enc_b, &values_b, &nulls_b,
+                                             &comp_b, &uncomp_b, &min_b, &max_b, &index_b, &bloom_b}));
   return PrintBatches(ctx, schema, {batch});
 }
 
