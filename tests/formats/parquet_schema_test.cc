@@ -33,8 +33,8 @@ TEST(ParquetSchemaTest, FlatImpalaFileMapsEveryPhysicalType) {
   ASSERT_EQ(s.num_columns(), 11);
   EXPECT_EQ(s.column(0).type->ToString(), "int32");
   EXPECT_EQ(s.column(1).type->ToString(), "bool");
-  EXPECT_EQ(s.column(10).type->ToString(), "timestamp[ns]");
-  EXPECT_EQ(s.column(10).conversion, ValueConversion::kInt96ToNanos);
+  EXPECT_EQ(s.column(10).type->ToString(), "timestamp[us]");
+  EXPECT_EQ(s.column(10).conversion, ValueConversion::kInt96ToMicros);
   EXPECT_EQ(s.column(0).max_definition_level, 1);
   EXPECT_EQ(s.column(0).max_repetition_level, 0);
 }

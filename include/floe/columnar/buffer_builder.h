@@ -49,6 +49,9 @@ class BufferBuilder {
     if (n > 0) std::memcpy(data_ + size_, bytes, static_cast<size_t>(n));
     size_ += n;
   }
+  // Claims `n` reserved bytes the caller wrote at mutable_data() + size(),
+  // so decoders can fill the memory in place.
+  void UnsafeAdvance(int64_t n) { size_ += n; }
   template <typename T>
   void UnsafeAppend(T value) {
     std::memcpy(data_ + size_, &value, sizeof(T));

@@ -2,6 +2,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
+#include <optional>
 #include <ostream>
 #include <variant>
 
@@ -10,6 +12,7 @@
 #include "floe/cli/output.h"
 #include "floe/columnar/builder.h"
 #include "floe/formats/parquet/file_reader.h"
+#include "floe/formats/parquet/record_batch_reader.h"
 #include "floe/formats/parquet/statistics.h"
 
 namespace floe::cli {
@@ -152,10 +155,37 @@ Status Meta(CommandContext& ctx, const std::string& path) {
   return PrintBatches(ctx, schema, {batch});
 }
 
+struct CatArgs {
+  std::string path;
+  std::string columns;  // comma-separated top-level names; empty: all
+  int64_t limit = -1;   // rows; -1: all
+};
+
+Status Cat(CommandContext& ctx, const CatArgs& args) {
+  FLOE_ASSIGN_OR_RETURN(std::shared_ptr<const ParquetFileReader> file, OpenParquet(ctx, args.path));
+  parquet::ScanOptions options;
+  if (!args.columns.empty()) {
+    options.columns.emplace();
+    for (const std::string_view name : Split(args.columns, ',')) options.columns->emplace_back(Trim(name));
+  }
+  if (args.limit >= 0) options.batch_size = std::clamp<int64_t>(args.limit, 1, options.batch_size);
+  FLOE_ASSIGN_OR_RETURN(auto reader, parquet::ParquetRecordBatchReader::Make(file, options));
+  std::vector<RecordBatch> batches;
+  int64_t rows = 0;
+  while (args.limit < 0 || rows < args.limit) {
+    FLOE_ASSIGN_OR_RETURN(std::optional<RecordBatch> batch, reader->Next());
+    if (!batch) break;
+    if (args.limit >= 0 && rows + batch->num_rows() > args.limit) *batch = batch->Slice(0, args.limit - rows);
+    rows += batch->num_rows();
+    batches.push_back(std::move(*batch));
+  }
+  return PrintBatches(ctx, reader->schema(), batches);
+}
+
 }  // namespace
 
 void AddParquetCommands(CLI::App& app, CommandSet& commands) {
-  CLI::App* parquet = commands.AddGroup(app, "parquet", "Inspect Parquet files: schema, meta");
+  CLI::App* parquet = commands.AddGroup(app, "parquet", "Inspect Parquet files: schema, meta, cat");
 
   auto* schema_path = &commands.Keep<std::string>();
   CLI::App* schema = commands.Add(*parquet, "schema", "The schema tree with logical types and field ids",
@@ -166,6 +196,13 @@ void AddParquetCommands(CLI::App& app, CommandSet& commands) {
   CLI::App* meta = commands.Add(*parquet, "meta", "Row groups and column chunks: encodings, codec, sizes, statistics",
                                 [meta_path](CommandContext& ctx) { return Meta(ctx, *meta_path); });
   meta->add_option("file", *meta_path, "Parquet file location")->required();
+
+  auto* cat_args = &commands.Keep<CatArgs>();
+  CLI::App* cat = commands.Add(*parquet, "cat", "The rows (--format table|csv|json|jsonl)",
+                               [cat_args](CommandContext& ctx) { return Cat(ctx, *cat_args); });
+  cat->add_option("file", cat_args->path, "Parquet file location")->required();
+  cat->add_option("--columns", cat_args->columns, "Top-level columns to print, comma-separated (default: all)");
+  cat->add_option("--limit", cat_args->limit, "Print at most this many rows")->check(CLI::NonNegativeNumber);
 }
 
 }  // namespace floe::cli

@@ -109,6 +109,12 @@ Result<const ColumnMetaData*> ParquetFileReader::ColumnChunkMeta(int row_group, 
 
 Result<ColumnChunkRange> ParquetFileReader::ColumnChunkBytes(int row_group, int column) const {
   FLOE_ASSIGN_OR_RETURN(const ColumnMetaData* meta, ColumnChunkMeta(row_group, column));
+  if (metadata_->row_groups[static_cast<size_t>(row_group)].columns[static_cast<size_t>(column)].crypto_metadata) {
+    // Plaintext-footer files keep readable metadata, but the pages are encrypted.
+    return Status::Unsupported(StrCat("parquet file ", Quote(path()), ": column ",
+                                      Quote(schema_.column(column).dotted_path()),
+                                      " is encrypted; floe does not decrypt Parquet"));
+  }
   int64_t start = meta->data_page_offset;
   // Some writers set dictionary_page_offset to 0 when there is none
   // (parquet-testing dict-page-offset-zero.parquet): only a positive offset

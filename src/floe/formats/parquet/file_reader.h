@@ -76,6 +76,7 @@ class ParquetFileReader {
   // column metadata, or a chunk in another file).
   Result<const ColumnMetaData*> ColumnChunkMeta(int row_group, int column) const;
   // The bytes to fetch for a column chunk, checked against the file size.
+  // Unsupported for an encrypted column.
   Result<ColumnChunkRange> ColumnChunkBytes(int row_group, int column) const;
 
  private:

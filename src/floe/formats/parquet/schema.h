@@ -48,7 +48,7 @@ enum class ValueConversion : uint8_t {
   kNarrowInt32,       // INT32 -> int8/int16/uint8/uint16 (value range checked)
   kMillisToMicros32,  // INT32 TIME_MILLIS -> time64[us]
   kMillisToMicros64,  // INT64 TIMESTAMP_MILLIS -> timestamp[us]
-  kInt96ToNanos,      // INT96 (Julian day + nanos of day) -> timestamp[ns]
+  kInt96ToMicros,     // INT96 (Julian day + nanos of day) -> timestamp[us], as Spark reads it
   kDecimalFromInt32,
   kDecimalFromInt64,
   kDecimalFromBytes,  // big-endian two's complement of 1..16 bytes

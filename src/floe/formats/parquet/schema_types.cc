@@ -175,8 +175,11 @@ Status LeafType(const SchemaNode& node, TypePtr* type, ValueConversion* conversi
     case Type::INT32: *type = DataType::Int32(); return Status::OK();
     case Type::INT64: *type = DataType::Int64(); return Status::OK();
     case Type::INT96:
-      *type = DataType::Timestamp(floe::TimeUnit::kNano);
-      *conversion = ValueConversion::kInt96ToNanos;
+      // Microseconds, as Spark (the main INT96 writer) and DuckDB read it:
+      // Spark writes dates far outside the int64-nanosecond range
+      // (docs/decisions/0017-int96-as-microseconds.md).
+      *type = DataType::Timestamp(floe::TimeUnit::kMicro);
+      *conversion = ValueConversion::kInt96ToMicros;
       return Status::OK();
     case Type::FLOAT: *type = DataType::Float32(); return Status::OK();
     case Type::DOUBLE: *type = DataType::Float64(); return Status::OK();

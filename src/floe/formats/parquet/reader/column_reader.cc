@@ -1,0 +1,183 @@
+#include "floe/formats/parquet/reader/column_reader.h"
+
+#include <algorithm>
+#include <bit>
+#include <utility>
+
+#include "floe/base/strings.h"
+#include "floe/formats/parquet/encoding/rle_bit_packed_hybrid.h"
+#include "floe/formats/parquet/metadata_enums.h"
+
+namespace floe::parquet {
+namespace {
+
+int BitWidthOf(int16_t max_level) { return std::bit_width(static_cast<uint16_t>(max_level)); }
+
+}  // namespace
+
+Result<std::unique_ptr<ColumnReader>> ColumnReader::Make(const ColumnDescriptor& column, const ColumnMetaData& meta,
+                                                         Buffer chunk, int64_t chunk_offset,
+                                                         PageReaderOptions options, std::string context) {
+  auto codec = ToCodec(meta.codec);
+  if (!codec.ok()) return codec.status().WithContext(context);
+  PageReader pages(std::move(chunk), chunk_offset, *codec, options, context);
+  return std::unique_ptr<ColumnReader>(new ColumnReader(column, std::move(pages), std::move(context), meta.num_values));
+}
+
+ColumnReader::ColumnReader(const ColumnDescriptor& column, PageReader pages, std::string context,
+                           int64_t chunk_values)
+    : column_(column),
+      pages_(std::move(pages)),
+      context_(std::move(context)),
+      values_(MakeValueDecoder(column_)),
+      chunk_values_(chunk_values) {}
+
+Status ColumnReader::WithContext(const Status& status) const {
+  return status.WithContext(StrCat(context_, ": page at byte ", page_offset_));
+}
+
+Status ColumnReader::ReadRecords(int64_t max_records, LeafBatch* out) {
+  const bool repeated = column_.max_repetition_level > 0;
+  int64_t records = 0;
+  while (true) {
+    if (page_pos_ == page_levels_) {
+      if (!repeated && records == max_records) break;
+      FLOE_ASSIGN_OR_RETURN(const bool more, NextDataPage());
+      if (!more) break;
+      continue;  // the page may hold no levels
+    }
+    if (!repeated) {
+      if (records == max_records) break;
+      const int64_t n = std::min(page_levels_ - page_pos_, max_records - records);
+      records += n;
+      FLOE_RETURN_IF_ERROR(TakeLevels(n, out));
+      continue;
+    }
+    // A record ends where the next repetition level 0 begins.
+    const int16_t* rep = page_rep_.data();
+    int64_t i = page_pos_;
+    bool record_limit = false;
+    for (; i < page_levels_; ++i) {
+      if (rep[i] != 0) continue;
+      if (records == max_records) {
+        record_limit = true;
+        break;
+      }
+      ++records;
+    }
+    if (i > page_pos_) FLOE_RETURN_IF_ERROR(TakeLevels(i - page_pos_, out));
+    if (record_limit) break;
+  }
+  out->num_records = records;
+  return Status::OK();
+}
+
+Status ColumnReader::TakeLevels(int64_t n, LeafBatch* out) {
+  const auto begin = static_cast<size_t>(page_pos_);
+  const auto end = static_cast<size_t>(page_pos_ + n);
+  int64_t values = n;
+  if (column_.max_definition_level > 0) {
+    const int16_t max_def = column_.max_definition_level;
+    values = 0;
+    for (size_t i = begin; i < end; ++i) values += page_def_[i] == max_def;
+    out->def_levels.insert(out->def_levels.end(), page_def_.begin() + static_cast<ptrdiff_t>(begin),
+                           page_def_.begin() + static_cast<ptrdiff_t>(end));
+  }
+  if (column_.max_repetition_level > 0) {
+    out->rep_levels.insert(out->rep_levels.end(), page_rep_.begin() + static_cast<ptrdiff_t>(begin),
+                           page_rep_.begin() + static_cast<ptrdiff_t>(end));
+  }
+  if (values > 0) {
+    // A column of the null type has no values to keep.
+    const Status status = column_.type->id() == TypeId::kNull ? values_->Skip(values) : values_->Decode(values, out);
+    if (!status.ok()) return WithContext(status);
+  }
+  out->num_levels += n;
+  out->num_values += values;
+  page_pos_ += n;
+  levels_read_ += n;
+  return Status::OK();
+}
+
+Result<bool> ColumnReader::NextDataPage() {
+  while (true) {
+    FLOE_ASSIGN_OR_RETURN(std::optional<Page> page, pages_.Next());
+    if (!page) {
+      if (levels_read_ < chunk_values_) {
+        return Status::Corrupt(StrCat(context_, ": the column chunk ends after ", levels_read_, " of its ",
+                                      chunk_values_, " values"));
+      }
+      return false;
+    }
+    page_offset_ = page->file_offset;
+    if (page->num_values < 0) return WithContext(Status::Corrupt(StrCat("num_values is ", page->num_values)));
+    if (page->type == PageType::DICTIONARY_PAGE) {
+      if (seen_data_page_) return WithContext(Status::Corrupt("dictionary page after a data page"));
+      const Status status = values_->SetDictionary(page->encoding, page->values, page->num_values);
+      if (!status.ok()) return WithContext(status.WithContext("dictionary page"));
+      continue;
+    }
+    seen_data_page_ = true;
+    page_ = std::move(*page);
+    FLOE_RETURN_IF_ERROR(StartDataPage(page_));
+    return true;
+  }
+}
+
+Status ColumnReader::DecodeLevels(Encoding encoding, std::span<const uint8_t> data, bool length_prefixed,
+                                  int16_t max_level, int32_t num_values, std::vector<int16_t>* out,
+                                  int64_t* consumed) {
+  if (encoding != Encoding::RLE) {
+    return Status::Unsupported(StrCat("levels in encoding ", EncodingName(encoding)));
+  }
+  encoding::RleBitPackedHybridDecoder decoder;
+  if (length_prefixed) {
+    FLOE_ASSIGN_OR_RETURN(*consumed, decoder.InitWithLengthPrefix(data, BitWidthOf(max_level)));
+  } else {
+    FLOE_RETURN_IF_ERROR(decoder.Init(data, BitWidthOf(max_level)));
+    *consumed = static_cast<int64_t>(data.size());
+  }
+  out->resize(static_cast<size_t>(num_values));
+  FLOE_RETURN_IF_ERROR(decoder.Decode(num_values, out->data()));
+  int16_t highest = 0;
+  for (const int16_t level : *out) highest = std::max(highest, level);
+  if (highest > max_level) return Status::Corrupt(StrCat("level ", highest, " above the maximum ", max_level));
+  return Status::OK();
+}
+
+Status ColumnReader::StartDataPage(const Page& page) {
+  const int16_t max_def = column_.max_definition_level;
+  const int16_t max_rep = column_.max_repetition_level;
+  page_pos_ = 0;
+  page_levels_ = 0;
+  const int64_t level_count = (max_def > 0) + (max_rep > 0);
+  // Levels are materialised per page: bound them like decompressed bytes.
+  if (level_count > 0 && int64_t{page.num_values} * 2 * level_count > pages_.max_page_size()) {
+    return WithContext(Status::Unsupported(StrCat("page declares ", page.num_values,
+                                                  " levels, above the page memory budget")));
+  }
+  std::span<const uint8_t> values = page.values;
+  const bool v1 = page.type == PageType::DATA_PAGE;
+  int64_t consumed = 0;
+  if (max_rep > 0) {
+    const Status status = DecodeLevels(page.repetition_level_encoding, v1 ? values : page.repetition_levels, v1,
+                                       max_rep, page.num_values, &page_rep_, &consumed);
+    if (!status.ok()) return WithContext(status.WithContext("repetition levels"));
+    if (v1) values = values.subspan(static_cast<size_t>(consumed));
+    if (levels_read_ == 0 && page.num_values > 0 && page_rep_[0] != 0) {
+      return WithContext(Status::Corrupt("the column chunk starts inside a record (repetition level > 0)"));
+    }
+  }
+  if (max_def > 0) {
+    const Status status = DecodeLevels(page.definition_level_encoding, v1 ? values : page.definition_levels, v1,
+                                       max_def, page.num_values, &page_def_, &consumed);
+    if (!status.ok()) return WithContext(status.WithContext("definition levels"));
+    if (v1) values = values.subspan(static_cast<size_t>(consumed));
+  }
+  const Status status = values_->StartPage(page.encoding, values);
+  if (!status.ok()) return WithContext(status);
+  page_levels_ = page.num_values;
+  return Status::OK();
+}
+
+}  // namespace floe::parquet

@@ -1,0 +1,73 @@
+// ColumnReader: reads one column chunk — one leaf column of one row group —
+// record by record into LeafBatches: levels decoded per page, values through
+// the page encoding's ValueDecoder.
+//
+// A record is the data of one row: it starts at a repetition level of 0 and
+// may, in files from old writers, continue on the next page, so a read ends
+// only where the next record begins.
+//
+// Thread safety: one thread at a time.
+
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "floe/base/buffer.h"
+#include "floe/base/result.h"
+#include "floe/formats/parquet/metadata.h"
+#include "floe/formats/parquet/reader/leaf_batch.h"
+#include "floe/formats/parquet/reader/page_reader.h"
+#include "floe/formats/parquet/reader/value_decoder.h"
+#include "floe/formats/parquet/schema.h"
+
+namespace floe::parquet {
+
+class ColumnReader {
+ public:
+  // Reads `chunk` (the column chunk's bytes, from file offset `chunk_offset`)
+  // of `column`, which `meta` describes. `context` names the file, column and
+  // row group in messages. Unsupported for a codec floe lacks.
+  static Result<std::unique_ptr<ColumnReader>> Make(const ColumnDescriptor& column, const ColumnMetaData& meta,
+                                                    Buffer chunk, int64_t chunk_offset, PageReaderOptions options,
+                                                    std::string context);
+
+  // Appends up to `max_records` whole records to `out` (which the caller
+  // cleared) and sets out->num_records. Fewer only at the end of the chunk.
+  // Corrupt (with context) for damaged pages, levels or values.
+  Status ReadRecords(int64_t max_records, LeafBatch* out);
+
+  const ColumnDescriptor& column() const { return column_; }
+
+ private:
+  ColumnReader(const ColumnDescriptor& column, PageReader pages, std::string context, int64_t chunk_values);
+
+  // Loads the next data page (taking a dictionary page on the way); false at
+  // the end of the chunk.
+  Result<bool> NextDataPage();
+  Status StartDataPage(const Page& page);
+  Status DecodeLevels(Encoding encoding, std::span<const uint8_t> data, bool length_prefixed, int16_t max_level,
+                      int32_t num_values, std::vector<int16_t>* out, int64_t* consumed);
+  // Consumes levels [page_pos_, page_pos_ + n) of the current page into `out`.
+  Status TakeLevels(int64_t n, LeafBatch* out);
+  Status WithContext(const Status& status) const;
+
+  const ColumnDescriptor column_;
+  PageReader pages_;
+  std::string context_;
+  std::unique_ptr<ValueDecoder> values_;
+  int64_t chunk_values_;   // ColumnMetaData.num_values, to detect truncated chunks
+  int64_t levels_read_ = 0;
+  bool seen_data_page_ = false;
+
+  Page page_;  // the current data page, kept alive for its spans
+  int64_t page_pos_ = 0;
+  int64_t page_levels_ = 0;
+  int64_t page_offset_ = 0;  // for messages
+  std::vector<int16_t> page_def_;
+  std::vector<int16_t> page_rep_;
+};
+
+}  // namespace floe::parquet

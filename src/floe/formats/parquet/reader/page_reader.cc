@@ -1,0 +1,148 @@
+#include "floe/formats/parquet/reader/page_reader.h"
+
+#include <zlib.h>
+
+#include <utility>
+
+#include "floe/base/strings.h"
+#include "floe/formats/parquet/metadata_codec.h"
+#include "floe/formats/parquet/metadata_enums.h"
+
+namespace floe::parquet {
+
+PageReader::PageReader(Buffer chunk, int64_t chunk_offset, compression::Codec codec, PageReaderOptions options,
+                       std::string context)
+    : chunk_(std::move(chunk)),
+      chunk_offset_(chunk_offset),
+      codec_(codec),
+      options_(options),
+      context_(std::move(context)) {}
+
+Status PageReader::Error(int64_t page_offset, const std::string& what) const {
+  return Status::Corrupt(StrCat(context_, ": page at byte ", page_offset, ": ", what));
+}
+
+Status PageReader::SeekTo(int64_t file_offset) {
+  const int64_t pos = file_offset - chunk_offset_;
+  if (pos < 0 || pos > chunk_.size()) {
+    return Status::InvalidArgument(StrCat(context_, ": page offset ", file_offset, " is outside the column chunk"));
+  }
+  pos_ = pos;
+  return Status::OK();
+}
+
+Result<Buffer> PageReader::Inflate(int64_t page_offset, std::span<const uint8_t> in, int64_t size) const {
+  if (size == 0) return Buffer();
+  auto out = compression::DecompressToBuffer(codec_, in, size, options_.max_page_size);
+  if (!out.ok()) return out.status().WithContext(StrCat(context_, ": page at byte ", page_offset));
+  return out;
+}
+
+Result<std::optional<Page>> PageReader::Next() {
+  while (pos_ < chunk_.size()) {
+    const int64_t page_offset = chunk_offset_ + pos_;
+    const std::span<const uint8_t> rest = chunk_.span().subspan(static_cast<size_t>(pos_));
+    size_t header_size = 0;
+    auto header = DecodePageHeader(rest, &header_size);
+    if (!header.ok()) return Error(page_offset, header.status().message());
+    header_ = std::move(*header);
+    const int64_t body_size = header_.compressed_page_size;
+    const int64_t body_pos = pos_ + static_cast<int64_t>(header_size);
+    if (body_size > chunk_.size() - body_pos) {
+      return Error(page_offset, StrCat("compressed_page_size ", body_size, " runs past the column chunk (",
+                                       chunk_.size() - body_pos, " bytes left)"));
+    }
+    if (header_.uncompressed_page_size > options_.max_page_size) {
+      return Status::Unsupported(StrCat(context_, ": page at byte ", page_offset, " declares ",
+                                        header_.uncompressed_page_size, " uncompressed bytes, above the ",
+                                        options_.max_page_size, "-byte page budget"));
+    }
+    pos_ = body_pos + body_size;
+    const std::span<const uint8_t> body = chunk_.span().subspan(static_cast<size_t>(body_pos),
+                                                                static_cast<size_t>(body_size));
+    if (options_.verify_checksums && header_.crc) {
+      const uint32_t actual = static_cast<uint32_t>(crc32(0L, body.data(), static_cast<uInt>(body.size())));
+      if (actual != static_cast<uint32_t>(*header_.crc)) {
+        return Error(page_offset, StrCat("CRC mismatch (header ", static_cast<uint32_t>(*header_.crc),
+                                         ", data ", actual, ")"));
+      }
+    }
+
+    Page page;
+    page.type = header_.type;
+    page.file_offset = page_offset;
+    const bool compressed = codec_ != compression::Codec::kUncompressed;
+    switch (header_.type) {
+      case PageType::DICTIONARY_PAGE: {
+        if (!header_.dictionary_page_header) return Error(page_offset, "dictionary page without its header");
+        const DictionaryPageHeader& dict = *header_.dictionary_page_header;
+        page.num_values = dict.num_values;
+        page.encoding = dict.encoding;
+        if (compressed) {
+          FLOE_ASSIGN_OR_RETURN(page.storage, Inflate(page_offset, body, header_.uncompressed_page_size));
+          page.values = page.storage.span();
+        } else {
+          page.storage = chunk_;
+          page.values = body;
+        }
+        return std::optional<Page>(std::move(page));
+      }
+      case PageType::DATA_PAGE: {
+        if (!header_.data_page_header) return Error(page_offset, "data page without its header");
+        const DataPageHeader& data = *header_.data_page_header;
+        page.num_values = data.num_values;
+        page.encoding = data.encoding;
+        page.definition_level_encoding = data.definition_level_encoding;
+        page.repetition_level_encoding = data.repetition_level_encoding;
+        page.statistics = data.statistics ? &*data.statistics : nullptr;
+        if (compressed) {
+          FLOE_ASSIGN_OR_RETURN(page.storage, Inflate(page_offset, body, header_.uncompressed_page_size));
+          page.values = page.storage.span();
+        } else {
+          page.storage = chunk_;
+          page.values = body;
+        }
+        return std::optional<Page>(std::move(page));
+      }
+      case PageType::DATA_PAGE_V2: {
+        if (!header_.data_page_header_v2) return Error(page_offset, "data page v2 without its header");
+        const DataPageHeaderV2& data = *header_.data_page_header_v2;
+        page.num_values = data.num_values;
+        page.num_rows = data.num_rows;
+        page.num_nulls = data.num_nulls;
+        page.encoding = data.encoding;
+        page.statistics = data.statistics ? &*data.statistics : nullptr;
+        const int64_t levels_size =
+            int64_t{data.repetition_levels_byte_length} + int64_t{data.definition_levels_byte_length};
+        if (levels_size > body_size || levels_size > header_.uncompressed_page_size) {
+          return Error(page_offset, StrCat("level sections of ", levels_size, " bytes exceed the page (",
+                                           body_size, " bytes)"));
+        }
+        page.repetition_levels = body.subspan(0, static_cast<size_t>(data.repetition_levels_byte_length));
+        page.definition_levels = body.subspan(static_cast<size_t>(data.repetition_levels_byte_length),
+                                              static_cast<size_t>(data.definition_levels_byte_length));
+        const std::span<const uint8_t> stored_values = body.subspan(static_cast<size_t>(levels_size));
+        // spec: is_compressed defaults to true; levels are never compressed.
+        if (compressed && data.is_compressed.value_or(true)) {
+          FLOE_ASSIGN_OR_RETURN(page.storage,
+                                Inflate(page_offset, stored_values, header_.uncompressed_page_size - levels_size));
+          page.values = page.storage.span();
+        } else {
+          if (static_cast<int64_t>(stored_values.size()) != header_.uncompressed_page_size - levels_size) {
+            return Error(page_offset, StrCat("uncompressed values hold ", stored_values.size(),
+                                             " bytes, the header says ",
+                                             header_.uncompressed_page_size - levels_size));
+          }
+          page.storage = chunk_;
+          page.values = stored_values;
+        }
+        return std::optional<Page>(std::move(page));
+      }
+      default:
+        continue;  // index pages and page types from newer writers carry nothing a reader needs
+    }
+  }
+  return std::optional<Page>();
+}
+
+}  // namespace floe::parquet

@@ -1,0 +1,90 @@
+// PageReader: walks the pages of one column chunk held in memory — header,
+// CRC check, decompression — and hands out dictionary and data pages with
+// their level and value sections located.
+//
+// spec: parquet.thrift PageHeader, DataPageHeader(V2), DictionaryPageHeader;
+// "the CRC is computed on the page data only ... after compression" (for v2
+// pages over the levels and the values as stored). Index pages and unknown
+// page types are skipped, as other readers do.
+//
+// Decompressed sizes are checked against the header and against
+// ReaderOptions::max_page_size before anything is allocated, so a tiny page
+// cannot claim gigabytes. Every error names the file, the column and the
+// page's offset in the file.
+//
+// Thread safety: one thread at a time.
+
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+
+#include "floe/base/buffer.h"
+#include "floe/base/result.h"
+#include "floe/formats/compression/codec.h"
+#include "floe/formats/parquet/metadata.h"
+
+namespace floe::parquet {
+
+// One page, decompressed. The spans point into `storage` (or into the chunk
+// buffer for uncompressed pages), which the page keeps alive.
+struct Page {
+  PageType type = PageType::DATA_PAGE;
+  int64_t file_offset = 0;  // where the page header starts
+  int32_t num_values = 0;   // levels in a data page; entries in a dictionary page
+  // Data page v2 only (-1 otherwise): rows and nulls the header declares.
+  int32_t num_rows = -1;
+  int32_t num_nulls = -1;
+  Encoding encoding = Encoding::PLAIN;
+  Encoding definition_level_encoding = Encoding::RLE;
+  Encoding repetition_level_encoding = Encoding::RLE;
+  // v2: the two level sections, unprefixed. v1: empty; the levels lead `values`,
+  // each behind its 4-byte length.
+  std::span<const uint8_t> repetition_levels;
+  std::span<const uint8_t> definition_levels;
+  std::span<const uint8_t> values;  // v1: levels, then values
+  Buffer storage;
+  const Statistics* statistics = nullptr;  // the header's, valid until the next page
+};
+
+struct PageReaderOptions {
+  int64_t max_page_size = 512 << 20;
+  bool verify_checksums = true;
+};
+
+class PageReader {
+ public:
+  // Reads the pages in `chunk`, which starts at byte `chunk_offset` of the
+  // file. `context` names the file and column in messages.
+  PageReader(Buffer chunk, int64_t chunk_offset, compression::Codec codec, PageReaderOptions options,
+             std::string context);
+
+  // The next dictionary or data page, or nullopt at the end of the chunk.
+  // Corrupt for a damaged header, a page running past the chunk, a CRC
+  // mismatch or bad compressed data; Unsupported when a page is larger than
+  // the budget or uses a codec floe lacks (LZO).
+  Result<std::optional<Page>> Next();
+
+  // Moves to the page whose header starts at `file_offset` (from an
+  // OffsetIndex). InvalidArgument when it lies outside the chunk.
+  Status SeekTo(int64_t file_offset);
+
+  const std::string& context() const { return context_; }
+  int64_t max_page_size() const { return options_.max_page_size; }
+
+ private:
+  Status Error(int64_t page_offset, const std::string& what) const;
+  Result<Buffer> Inflate(int64_t page_offset, std::span<const uint8_t> in, int64_t size) const;
+
+  Buffer chunk_;
+  int64_t chunk_offset_;
+  compression::Codec codec_;
+  PageReaderOptions options_;
+  std::string context_;
+  int64_t pos_ = 0;  // into chunk_
+  PageHeader header_;
+};
+
+}  // namespace floe::parquet

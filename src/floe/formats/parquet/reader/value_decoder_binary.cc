@@ -1,0 +1,249 @@
+// BYTE_ARRAY and FIXED_LEN_BYTE_ARRAY columns.
+
+#include <cstring>
+#include <vector>
+
+#include "floe/base/buffer.h"
+#include "floe/base/strings.h"
+#include "floe/formats/parquet/encoding/byte_stream_split.h"
+#include "floe/formats/parquet/encoding/delta_byte_array.h"
+#include "floe/formats/parquet/encoding/delta_length_byte_array.h"
+#include "floe/formats/parquet/encoding/dictionary.h"
+#include "floe/formats/parquet/encoding/plain.h"
+#include "floe/formats/parquet/reader/dictionary_gather.h"
+#include "floe/formats/parquet/reader/value_conversion.h"
+#include "floe/formats/parquet/reader/value_decoder.h"
+
+namespace floe::parquet {
+namespace {
+
+using encoding::ByteArrayBatch;
+using encoding::ByteArrayView;
+
+Status BatchTooLarge(int64_t bytes) {
+  return Status::Unsupported(StrCat("a batch of one column holds ", bytes,
+                                    " bytes of byte arrays, more than 32-bit offsets address; read smaller batches"));
+}
+
+// Appends byte arrays to a batch's offsets and data, rebasing the offsets.
+Status AppendByteArrays(const ByteArrayView& values, LeafBatch* out) {
+  if (values.num_values == 0) return Status::OK();
+  const int32_t first = values.offsets[0];
+  const int64_t bytes = values.offsets[values.num_values] - first;
+  const int64_t base = out->data.size();
+  if (base + bytes > encoding::kMaxByteArrayDataSize) return BatchTooLarge(base + bytes);
+  const bool first_append = out->offsets.size() == 0;
+  FLOE_RETURN_IF_ERROR(out->offsets.Reserve((values.num_values + (first_append ? 1 : 0)) * 4));
+  if (first_append) out->offsets.UnsafeAppend(int32_t{0});
+  const int32_t shift = static_cast<int32_t>(base) - first;
+  for (int64_t i = 1; i <= values.num_values; ++i) out->offsets.UnsafeAppend(values.offsets[i] + shift);
+  return out->data.Append(values.data + first, bytes);
+}
+
+class ByteArrayValueDecoder final : public ValueDecoder {
+ public:
+  explicit ByteArrayValueDecoder(const ColumnDescriptor& column)
+      : column_(column), decimal_(column.conversion == ValueConversion::kDecimalFromBytes) {}
+
+  Status SetDictionary(Encoding encoding, std::span<const uint8_t> data, int64_t num_values) override {
+    if (encoding != Encoding::PLAIN && encoding != Encoding::PLAIN_DICTIONARY) {
+      return UnsupportedEncoding(column_, encoding);
+    }
+    // Every value takes at least its 4-byte length.
+    if (num_values > static_cast<int64_t>(data.size() / 4)) {
+      return Status::Corrupt(StrCat("dictionary page declares ", num_values, " values in ", data.size(), " bytes"));
+    }
+    encoding::PlainByteArrayDecoder plain;
+    plain.Init(data);
+    FLOE_ASSIGN_OR_RETURN(dictionary_, plain.Decode(num_values));
+    if (decimal_) {
+      FLOE_ASSIGN_OR_RETURN(decimal_dictionary_, Buffer::Allocate(num_values * 16));
+      FLOE_RETURN_IF_ERROR(ConvertByteArrayDecimals(column_, dictionary_.view(), decimal_dictionary_.mutable_data()));
+    }
+    has_dictionary_ = true;
+    return Status::OK();
+  }
+
+  Status StartPage(Encoding encoding, std::span<const uint8_t> data) override {
+    encoding_ = encoding;
+    switch (encoding) {
+      case Encoding::PLAIN: plain_.Init(data); return Status::OK();
+      case Encoding::PLAIN_DICTIONARY:
+      case Encoding::RLE_DICTIONARY:
+        if (!has_dictionary_) return MissingDictionary();
+        return indices_.Init(data, dictionary_.num_values);
+      case Encoding::DELTA_LENGTH_BYTE_ARRAY: return delta_length_.Init(data);
+      case Encoding::DELTA_BYTE_ARRAY: return delta_.Init(data);
+      default: return UnsupportedEncoding(column_, encoding);
+    }
+  }
+
+  Status Decode(int64_t n, LeafBatch* out) override {
+    if (IsDictionaryEncoding(encoding_)) return decimal_ ? GatherDecimals(n, out) : GatherByteArrays(n, out);
+    ByteArrayBatch batch;
+    if (encoding_ == Encoding::PLAIN) {
+      FLOE_ASSIGN_OR_RETURN(batch, plain_.Decode(n));
+    } else if (encoding_ == Encoding::DELTA_LENGTH_BYTE_ARRAY) {
+      FLOE_ASSIGN_OR_RETURN(batch, delta_length_.Decode(n));
+    } else {
+      FLOE_ASSIGN_OR_RETURN(batch, delta_.Decode(n));
+    }
+    if (!decimal_) return AppendByteArrays(batch.view(), out);
+    FLOE_RETURN_IF_ERROR(out->values.Reserve(n * 16));
+    FLOE_RETURN_IF_ERROR(
+        ConvertByteArrayDecimals(column_, batch.view(), out->values.mutable_data() + out->values.size()));
+    out->values.UnsafeAdvance(n * 16);
+    return Status::OK();
+  }
+
+  Status Skip(int64_t n) override {
+    switch (encoding_) {
+      case Encoding::PLAIN: return plain_.Skip(n);
+      case Encoding::DELTA_LENGTH_BYTE_ARRAY: return delta_length_.Skip(n);
+      case Encoding::DELTA_BYTE_ARRAY: return delta_.Skip(n);
+      default: return indices_.Skip(n);
+    }
+  }
+
+ private:
+  Status GatherByteArrays(int64_t n, LeafBatch* out) {
+    index_scratch_.resize(static_cast<size_t>(n));
+    FLOE_RETURN_IF_ERROR(indices_.DecodeIndices(n, index_scratch_.data()));
+    const ByteArrayView dict = dictionary_.view();
+    int64_t bytes = 0;
+    for (int64_t i = 0; i < n; ++i) bytes += dict.length(index_scratch_[static_cast<size_t>(i)]);
+    const int64_t base = out->data.size();
+    if (base + bytes > encoding::kMaxByteArrayDataSize) return BatchTooLarge(base + bytes);
+    const bool first_append = out->offsets.size() == 0;
+    FLOE_RETURN_IF_ERROR(out->offsets.Reserve((n + (first_append ? 1 : 0)) * 4));
+    FLOE_RETURN_IF_ERROR(out->data.Reserve(bytes));
+    if (first_append) out->offsets.UnsafeAppend(int32_t{0});
+    int32_t offset = static_cast<int32_t>(base);
+    for (int64_t i = 0; i < n; ++i) {
+      const uint32_t index = index_scratch_[static_cast<size_t>(i)];
+      const int32_t length = dict.length(index);
+      out->data.UnsafeAppend(dict.data + dict.offsets[index], length);
+      offset += length;
+      out->offsets.UnsafeAppend(offset);
+    }
+    return Status::OK();
+  }
+
+  Status GatherDecimals(int64_t n, LeafBatch* out) {
+    FLOE_RETURN_IF_ERROR(out->values.Reserve(n * 16));
+    FLOE_RETURN_IF_ERROR(GatherFixedWidth(indices_, n, decimal_dictionary_.data(), 16, &index_scratch_,
+                                          out->values.mutable_data() + out->values.size()));
+    out->values.UnsafeAdvance(n * 16);
+    return Status::OK();
+  }
+
+  const ColumnDescriptor column_;
+  const bool decimal_;
+  Encoding encoding_ = Encoding::PLAIN;
+  encoding::PlainByteArrayDecoder plain_;
+  encoding::DeltaLengthByteArrayDecoder delta_length_;
+  encoding::DeltaByteArrayDecoder delta_;
+  encoding::DictionaryIndexDecoder indices_;
+  ByteArrayBatch dictionary_;
+  Buffer decimal_dictionary_;  // decimal columns: the dictionary as 16-byte values
+  bool has_dictionary_ = false;
+  std::vector<uint32_t> index_scratch_;
+};
+
+class FixedLenByteArrayValueDecoder final : public ValueDecoder {
+ public:
+  explicit FixedLenByteArrayValueDecoder(const ColumnDescriptor& column)
+      : column_(column),
+        width_(column.type_length),
+        out_width_(OutputValueWidth(column)),
+        identity_(column.conversion == ValueConversion::kNone) {}
+
+  Status SetDictionary(Encoding encoding, std::span<const uint8_t> data, int64_t num_values) override {
+    if (encoding != Encoding::PLAIN && encoding != Encoding::PLAIN_DICTIONARY) {
+      return UnsupportedEncoding(column_, encoding);
+    }
+    if (num_values > static_cast<int64_t>(data.size()) / width_) {
+      return Status::Corrupt(StrCat("dictionary page declares ", num_values, " values of ", width_, " bytes in ",
+                                    data.size(), " bytes"));
+    }
+    FLOE_ASSIGN_OR_RETURN(dictionary_, Buffer::Allocate(num_values * out_width_));
+    FLOE_RETURN_IF_ERROR(ConvertFixedLenByteArrays(column_, data.data(), num_values, dictionary_.mutable_data()));
+    dictionary_size_ = num_values;
+    return Status::OK();
+  }
+
+  Status StartPage(Encoding encoding, std::span<const uint8_t> data) override {
+    encoding_ = encoding;
+    switch (encoding) {
+      case Encoding::PLAIN: return plain_.Init(data, width_);
+      case Encoding::PLAIN_DICTIONARY:
+      case Encoding::RLE_DICTIONARY:
+        if (dictionary_size_ < 0) return MissingDictionary();
+        return indices_.Init(data, dictionary_size_);
+      case Encoding::BYTE_STREAM_SPLIT: return split_.Init(data, width_);
+      case Encoding::DELTA_BYTE_ARRAY: return delta_.Init(data);
+      default: return UnsupportedEncoding(column_, encoding);
+    }
+  }
+
+  Status Decode(int64_t n, LeafBatch* out) override {
+    const int64_t bytes = n * out_width_;
+    FLOE_RETURN_IF_ERROR(out->values.Reserve(bytes));
+    uint8_t* dst = out->values.mutable_data() + out->values.size();
+    if (IsDictionaryEncoding(encoding_)) {
+      FLOE_RETURN_IF_ERROR(GatherFixedWidth(indices_, n, dictionary_.data(), out_width_, &index_scratch_, dst));
+    } else if (identity_) {
+      FLOE_RETURN_IF_ERROR(DecodePhysical(n, dst));
+    } else {
+      scratch_.resize(static_cast<size_t>(n * width_));
+      FLOE_RETURN_IF_ERROR(DecodePhysical(n, scratch_.data()));
+      FLOE_RETURN_IF_ERROR(ConvertFixedLenByteArrays(column_, scratch_.data(), n, dst));
+    }
+    out->values.UnsafeAdvance(bytes);
+    return Status::OK();
+  }
+
+  Status Skip(int64_t n) override {
+    switch (encoding_) {
+      case Encoding::PLAIN: return plain_.Skip(n);
+      case Encoding::BYTE_STREAM_SPLIT: return split_.Skip(n);
+      case Encoding::DELTA_BYTE_ARRAY: return delta_.Skip(n);
+      default: return indices_.Skip(n);
+    }
+  }
+
+ private:
+  Status DecodePhysical(int64_t n, uint8_t* out) {
+    switch (encoding_) {
+      case Encoding::PLAIN: return plain_.Decode(n, out);
+      case Encoding::BYTE_STREAM_SPLIT: return split_.Decode(n, out);
+      default: return delta_.DecodeFixedLenByteArray(n, width_, out);
+    }
+  }
+
+  const ColumnDescriptor column_;
+  const int32_t width_;
+  const int32_t out_width_;
+  const bool identity_;
+  Encoding encoding_ = Encoding::PLAIN;
+  encoding::PlainFixedLenByteArrayDecoder plain_;
+  encoding::ByteStreamSplitDecoder split_;
+  encoding::DeltaByteArrayDecoder delta_;
+  encoding::DictionaryIndexDecoder indices_;
+  Buffer dictionary_;
+  int64_t dictionary_size_ = -1;
+  std::vector<uint8_t> scratch_;
+  std::vector<uint32_t> index_scratch_;
+};
+
+}  // namespace
+
+std::unique_ptr<ValueDecoder> MakeByteArrayValueDecoder(const ColumnDescriptor& column) {
+  return std::make_unique<ByteArrayValueDecoder>(column);
+}
+
+std::unique_ptr<ValueDecoder> MakeFixedLenByteArrayValueDecoder(const ColumnDescriptor& column) {
+  return std::make_unique<FixedLenByteArrayValueDecoder>(column);
+}
+
+}  // namespace floe::parquet

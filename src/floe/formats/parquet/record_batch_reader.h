@@ -1,0 +1,79 @@
+// ParquetRecordBatchReader: a Parquet file's rows as floe record batches —
+// projected columns, chosen row groups, batches of a bounded row count.
+//
+// Per row group the projected column chunks are fetched with one
+// ReadRanges() call (nearby chunks coalesced into few requests), then
+// decoded batch by batch. Memory: the compressed projected chunks of one row
+// group, one decompressed page per column and the batch being built.
+//
+// Thread safety: a reader is used by one thread at a time; several readers
+// may share one ParquetFileReader.
+
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "floe/base/result.h"
+#include "floe/columnar/record_batch.h"
+#include "floe/formats/parquet/file_reader.h"
+#include "floe/io/file_io.h"
+
+namespace floe::parquet {
+
+struct ScanOptions {
+  // Top-level fields to read, by name, in this order. Unset: every field.
+  std::optional<std::vector<std::string>> columns;
+  // Top-level fields to read, by field id (Iceberg), in this order; applies
+  // when `columns` is unset. Ids the file lacks are skipped: a reader of an
+  // evolved table fills those columns itself.
+  std::optional<std::vector<int32_t>> field_ids;
+  // Rows per batch (the last of a row group may be shorter).
+  int64_t batch_size = 64 * 1024;
+  // Row groups to read, in this order. Unset: all.
+  std::optional<std::vector<int>> row_groups;
+  CoalesceOptions coalesce;
+};
+
+class ParquetRecordBatchReader : public RecordBatchReader {
+ public:
+  // InvalidArgument for an unknown column name, a bad row group index or a
+  // batch size below 1.
+  static Result<std::unique_ptr<ParquetRecordBatchReader>> Make(std::shared_ptr<const ParquetFileReader> file,
+                                                                ScanOptions options = {});
+  ~ParquetRecordBatchReader() override;
+
+  const std::shared_ptr<const Schema>& schema() const override { return schema_; }
+  // The next batch, or nullopt after the last. Storage errors as FileIO
+  // returns them; Corrupt / Unsupported (naming file, column, row group and
+  // page) for damaged or unsupported data.
+  Result<std::optional<RecordBatch>> Next() override;
+
+  // Rows returned so far.
+  int64_t rows_read() const { return rows_read_; }
+
+ private:
+  struct RowGroupState;
+
+  ParquetRecordBatchReader(std::shared_ptr<const ParquetFileReader> file, ScanOptions options);
+  Status StartRowGroup(int row_group);
+
+  std::shared_ptr<const ParquetFileReader> file_;
+  ScanOptions options_;
+  std::shared_ptr<const Schema> schema_;
+  std::vector<int> fields_;   // indices into file_->schema().fields()
+  std::vector<int> columns_;  // the leaf columns of those fields, ascending
+  std::vector<int> row_groups_;
+  size_t next_row_group_ = 0;
+  std::unique_ptr<RowGroupState> state_;
+  int64_t rows_read_ = 0;
+};
+
+// Reads the whole file (or the projection) into batches. Errors as above.
+Result<std::vector<RecordBatch>> ReadAllBatches(std::shared_ptr<const ParquetFileReader> file,
+                                                ScanOptions options = {});
+
+}  // namespace floe::parquet

@@ -1,0 +1,235 @@
+// ParquetRecordBatchReader on other engines' files: projection, batching,
+// row groups, request counts, damaged input and storage faults. Values of
+// every parquet-testing file are checked against DuckDB by
+// parquet_conformance.mjs; here the API's behaviour is pinned down.
+
+#include "floe/formats/parquet/record_batch_reader.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "floe/columnar/batch_printer.h"
+#include "floe/io/fault_injecting_file_io.h"
+#include "floe/io/file_io.h"
+#include "floe/io/tracing_file_io.h"
+#include "parquet_fixtures.h"
+
+namespace floe::parquet {
+namespace {
+
+using testing::FilesEndingWith;
+using testing::ParquetTestingDir;
+using testing::ShortName;
+
+std::string Data(const std::string& name) { return ParquetTestingDir() + "/data/" + name; }
+
+std::shared_ptr<const ParquetFileReader> OpenOrDie(const std::string& path, ReaderOptions options = {},
+                                                   std::shared_ptr<FileIO> io = NewLocalFileIO()) {
+  auto reader = ParquetFileReader::Open(std::move(io), path, options);
+  EXPECT_TRUE(reader.ok()) << reader.status().ToString();
+  return reader.ok() ? std::shared_ptr<const ParquetFileReader>(std::move(*reader)) : nullptr;
+}
+
+// The batches as JSON lines, for exact comparisons.
+std::string AsJsonLines(const std::shared_ptr<const Schema>& schema, const std::vector<RecordBatch>& batches) {
+  auto text = FormatBatches(schema, batches, PrintOptions{OutputFormat::kJsonl});
+  EXPECT_TRUE(text.ok()) << text.status().ToString();
+  return text.ok() ? *text : "";
+}
+
+int64_t TotalRows(const std::vector<RecordBatch>& batches) {
+  int64_t rows = 0;
+  for (const RecordBatch& b : batches) rows += b.num_rows();
+  return rows;
+}
+
+TEST(ParquetReaderTest, ReadsNestedImpalaFileWithExactValues) {
+  auto file = OpenOrDie(Data("nullable.impala.parquet"));
+  ASSERT_NE(file, nullptr);
+  ScanOptions options;
+  options.columns = std::vector<std::string>{"id", "int_array", "int_map"};
+  auto batches = ReadAllBatches(file, options);
+  ASSERT_TRUE(batches.ok()) << batches.status().ToString();
+  ASSERT_EQ(TotalRows(*batches), 7);
+  auto reader = ParquetRecordBatchReader::Make(file, options);
+  ASSERT_TRUE(reader.ok());
+  const std::string json = AsJsonLines((*reader)->schema(), *batches);
+  // Null list vs empty list vs list of nulls, and a map with a null value.
+  EXPECT_NE(json.find(R"({"id":1,"int_array":[1,2,3],"int_map":{"k1":1,"k2":100}})"), std::string::npos) << json;
+  EXPECT_NE(json.find(R"({"id":2,"int_array":[null,1,2,null,3,null],"int_map":{"k1":2,"k2":null}})"),
+            std::string::npos)
+      << json;
+  EXPECT_NE(json.find(R"({"id":3,"int_array":[],"int_map":{}})"), std::string::npos) << json;
+  EXPECT_NE(json.find(R"({"id":4,"int_array":null,"int_map":{}})"), std::string::npos) << json;
+  for (const RecordBatch& batch : *batches) {
+    for (const Array& column : batch.columns()) EXPECT_TRUE(column.Validate().ok()) << column.Validate().ToString();
+  }
+}
+
+TEST(ParquetReaderTest, BatchSizeDoesNotChangeTheRows) {
+  for (const char* name : {"nested_lists.snappy.parquet", "nullable.impala.parquet", "alltypes_tiny_pages.parquet",
+                           "repeated_no_annotation.parquet", "datapage_v2.snappy.parquet"}) {
+    SCOPED_TRACE(name);
+    auto file = OpenOrDie(Data(name));
+    ASSERT_NE(file, nullptr);
+    auto whole = ReadAllBatches(file);
+    ASSERT_TRUE(whole.ok()) << whole.status().ToString();
+    for (const int64_t batch_size : {1, 3, 1000}) {
+      ScanOptions options;
+      options.batch_size = batch_size;
+      auto small = ReadAllBatches(file, options);
+      ASSERT_TRUE(small.ok()) << small.status().ToString();
+      for (const RecordBatch& b : *small) EXPECT_LE(b.num_rows(), batch_size);
+      auto schema = std::make_shared<const Schema>(file->schema().schema());
+      EXPECT_EQ(AsJsonLines(schema, *small), AsJsonLines(schema, *whole)) << "batch size " << batch_size;
+    }
+  }
+}
+
+TEST(ParquetReaderTest, ProjectsByNameAndFieldIdInTheGivenOrder) {
+  auto file = OpenOrDie(Data("alltypes_plain.parquet"));
+  ASSERT_NE(file, nullptr);
+  ScanOptions by_name;
+  by_name.columns = std::vector<std::string>{"string_col", "id"};
+  auto reader = ParquetRecordBatchReader::Make(file, by_name);
+  ASSERT_TRUE(reader.ok());
+  EXPECT_EQ((*reader)->schema()->ToString(), "string_col: binary, id: int32");
+  auto batch = (*reader)->Next();
+  ASSERT_TRUE(batch.ok() && batch->has_value());
+  EXPECT_EQ((*batch)->num_rows(), 8);
+  EXPECT_EQ((*batch)->column(1).Values<int32_t>()[0], 4);
+
+  ScanOptions unknown;
+  unknown.columns = std::vector<std::string>{"nope"};
+  auto bad = ParquetRecordBatchReader::Make(file, unknown);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.status().code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(bad.status().message().find("'nope'"), std::string::npos) << bad.status().ToString();
+
+  // No field of this file has ids: nothing is selected, rows still count.
+  ScanOptions by_id;
+  by_id.field_ids = std::vector<int32_t>{1, 2};
+  auto none = ReadAllBatches(file, by_id);
+  ASSERT_TRUE(none.ok());
+  EXPECT_EQ(TotalRows(*none), 8);
+  for (const RecordBatch& b : *none) EXPECT_EQ(b.num_columns(), 0);
+}
+
+TEST(ParquetReaderTest, ReadsChosenRowGroupsOnly) {
+  auto file = OpenOrDie(Data("alltypes_tiny_pages.parquet"));
+  ASSERT_NE(file, nullptr);
+  ScanOptions options;
+  options.row_groups = std::vector<int>{};
+  auto none = ReadAllBatches(file, options);
+  ASSERT_TRUE(none.ok());
+  EXPECT_EQ(TotalRows(*none), 0);
+  options.row_groups = std::vector<int>{file->num_row_groups()};
+  EXPECT_EQ(ParquetRecordBatchReader::Make(file, options).status().code(), StatusCode::kInvalidArgument);
+  options.row_groups = std::vector<int>{0};
+  auto one = ReadAllBatches(file, options);
+  ASSERT_TRUE(one.ok());
+  EXPECT_EQ(TotalRows(*one), file->metadata().row_groups[0].num_rows);
+}
+
+TEST(ParquetReaderTest, FetchesEachRowGroupWithOneCoalescedRequest) {
+  auto trace = std::make_shared<IoTrace>();
+  auto io = std::make_shared<TracingFileIO>(NewLocalFileIO(), trace);
+  auto file = OpenOrDie(Data("alltypes_plain.snappy.parquet"), {}, io);
+  ASSERT_NE(file, nullptr);
+  const int64_t open_requests = trace->totals().gets;
+  auto batches = ReadAllBatches(file);
+  ASSERT_TRUE(batches.ok());
+  EXPECT_EQ(trace->totals().gets - open_requests, file->num_row_groups()) << trace->Format();
+}
+
+TEST(ParquetReaderTest, EveryBadDataFileGetsAClearError) {
+  const auto files = FilesEndingWith(ParquetTestingDir() + "/bad_data", ".parquet");
+  ASSERT_GE(files.size(), 8u);
+  for (const std::string& path : files) {
+    SCOPED_TRACE(ShortName(path));
+    if (ShortName(path) == "bad_data/ARROW-GH-43605.parquet") continue;  // valid data; see the next test
+    auto file = ParquetFileReader::Open(NewLocalFileIO(), path);
+    Status status = file.status();
+    if (file.ok()) status = ReadAllBatches(std::shared_ptr<const ParquetFileReader>(std::move(*file))).status();
+    ASSERT_FALSE(status.ok());
+    EXPECT_EQ(status.code(), StatusCode::kCorrupt) << status.ToString();
+    EXPECT_NE(status.message().find(path), std::string::npos) << "the message names the file: " << status.ToString();
+    EXPECT_EQ(status.message().find('\n'), std::string::npos) << "one line: " << status.ToString();
+  }
+}
+
+TEST(ParquetReaderTest, ReadsDictionaryPageWithZeroBitWidthIndices) {
+  // ARROW-GH-43605 crashed Arrow: RLE_DICTIONARY indices of bit width 0 are
+  // all 0, which is valid. DuckDB reads 21186 zeros too.
+  auto file = OpenOrDie(ParquetTestingDir() + "/bad_data/ARROW-GH-43605.parquet");
+  ASSERT_NE(file, nullptr);
+  auto batches = ReadAllBatches(file);
+  ASSERT_TRUE(batches.ok()) << batches.status().ToString();
+  ASSERT_EQ(TotalRows(*batches), 21186);
+  for (const RecordBatch& b : *batches) {
+    const Array& column = b.column(0);
+    ASSERT_EQ(column.type_id(), TypeId::kUInt16);
+    for (int64_t i = 0; i < column.length(); ++i) ASSERT_EQ(column.Values<uint16_t>()[i], 0);
+  }
+}
+
+TEST(ParquetReaderTest, ChecksumsAreVerifiedUnlessTurnedOff) {
+  auto strict = OpenOrDie(Data("datapage_v1-corrupt-checksum.parquet"));
+  ASSERT_NE(strict, nullptr);
+  const Status status = ReadAllBatches(strict).status();
+  EXPECT_EQ(status.code(), StatusCode::kCorrupt);
+  EXPECT_NE(status.message().find("CRC mismatch"), std::string::npos) << status.ToString();
+
+  ReaderOptions lax;
+  lax.verify_page_checksums = false;
+  auto file = OpenOrDie(Data("datapage_v1-corrupt-checksum.parquet"), lax);
+  ASSERT_NE(file, nullptr);
+  auto batches = ReadAllBatches(file);
+  ASSERT_TRUE(batches.ok()) << batches.status().ToString();
+  EXPECT_EQ(TotalRows(*batches), file->num_rows());
+
+  // Valid checksums pass.
+  auto good = OpenOrDie(Data("datapage_v1-snappy-compressed-checksum.parquet"));
+  ASSERT_NE(good, nullptr);
+  EXPECT_TRUE(ReadAllBatches(good).ok());
+}
+
+TEST(ParquetReaderTest, PageLargerThanTheBudgetIsRefusedBeforeAllocating) {
+  // 4 KiB of brotli that declare a 1 GiB page.
+  const int64_t before = Buffer::LiveAllocatedBytes();
+  ReaderOptions options;
+  options.max_page_size = 64 << 20;
+  auto file = OpenOrDie(Data("large_string_map.brotli.parquet"), options);
+  ASSERT_NE(file, nullptr);
+  const Status status = ReadAllBatches(file).status();
+  EXPECT_EQ(status.code(), StatusCode::kUnsupported);
+  EXPECT_NE(status.message().find("page budget"), std::string::npos) << status.ToString();
+  EXPECT_LT(Buffer::LiveAllocatedBytes() - before, 1 << 20);
+}
+
+TEST(ParquetReaderTest, StorageFaultsSurfaceAsErrorsAtEveryRead) {
+  // Fail each read of the scan in turn: every one returns the injected error.
+  auto probe = std::make_shared<FaultInjectingFileIO>(NewLocalFileIO());
+  auto file = OpenOrDie(Data("alltypes_tiny_pages.parquet"), {}, probe);
+  ASSERT_NE(file, nullptr);
+  ASSERT_TRUE(ReadAllBatches(file).ok());
+  const int64_t reads = probe->calls(kIoRead);
+  ASSERT_GT(reads, 1);
+  for (int64_t nth = 1; nth <= reads; ++nth) {
+    auto io = std::make_shared<FaultInjectingFileIO>(NewLocalFileIO());
+    FaultRule rule;
+    rule.ops = kIoRead;
+    rule.nth = nth;
+    rule.code = StatusCode::kIOError;
+    io->AddRule(rule);
+    auto opened = ParquetFileReader::Open(io, Data("alltypes_tiny_pages.parquet"));
+    Status status = opened.status();
+    if (opened.ok()) status = ReadAllBatches(std::shared_ptr<const ParquetFileReader>(std::move(*opened))).status();
+    EXPECT_EQ(status.code(), StatusCode::kIOError) << "read " << nth << ": " << status.ToString();
+  }
+}
+
+}  // namespace
+}  // namespace floe::parquet
