@@ -8,10 +8,10 @@
 // Usage: node parquet_conformance.mjs FLOE_BINARY PARQUET_TESTING_DIR DUCKDB_TOOLS_DIR
 // Exits 0 when every file conforms, 1 otherwise (listing each difference),
 // 77 (skip) when DuckDB is not installed.
-import { execFileSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { diffRows, floeRows as floeRowsOf, looseEqual } from './json_rows.mjs';
 
 const [floe, testing, tools] = process.argv.slice(2);
 if (!existsSync(path.join(tools, 'node_modules/@duckdb/node-api'))) {
@@ -48,104 +48,10 @@ const duckdbCannotRead = {
 
 const failures = [];
 const fail = (file, what) => failures.push(`${file}: ${what}`);
-
-function floeRows(file) {
-  try {
-    const out = execFileSync(floe, ['--format', 'jsonl', 'parquet', 'cat', file], {
-      maxBuffer: 1 << 30, stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    return { rows: out.toString().split('\n').filter((l) => l.length > 0).map(parseExact) };
-  } catch (e) {
-    return { error: (e.stderr ?? '').toString().trim() || String(e) };
-  }
-}
-
-// JSON.parse, keeping integers beyond 2^53 exact (as strings).
-function parseExact(line) {
-  return JSON.parse(line.replace(/([:\[,])(-?\d{16,})(?=[,\]}])/g, '$1"$2"'));
-}
-
-const isNumeric = (v) => typeof v === 'number' || (typeof v === 'string' && /^-?\d+(\.\d+)?(e[-+]?\d+)?$/i.test(v));
-const TIMESTAMP = /^(\d{4,}-\d\d-\d\d)[T ](\d\d:\d\d:\d\d)(\.\d+)?(Z|[+-]00(:?00)?)?$/;
-const TIME = /^(\d\d:\d\d:\d\d)(\.\d+)?$/;
-
-function normalTime(s) {
-  let m = TIMESTAMP.exec(s);
-  if (m) return `${m[1]} ${m[2]}${trimFraction(m[3])}${m[4] ? 'Z' : ''}`;
-  m = TIME.exec(s);
-  if (m) return `${m[1]}${trimFraction(m[2])}`;
-  return null;
-}
-function trimFraction(f) {
-  if (!f) return '';
-  const t = f.replace(/0+$/, '');
-  return t === '.' ? '' : t;
-}
-const hex = (s) => Buffer.from(s, 'latin1').toString('hex');
-// DuckDB prints a BLOB with \xNN escapes for bytes outside printable ASCII.
-function duckBlobHex(s) {
-  let out = '';
-  for (let i = 0; i < s.length; ) {
-    if (s[i] === '\\' && s[i + 1] === 'x') {
-      out += s.substr(i + 2, 2).toLowerCase();
-      i += 4;
-    } else {
-      out += hex(s[i]);
-      i += 1;
-    }
-  }
-  return out;
-}
-
-function scalarEqual(f, d) {
-  if (f === d) return true;
-  if (typeof f === 'string' && typeof d === 'string') {
-    const tf = normalTime(f);
-    if (tf !== null && tf === normalTime(d)) return true;
-    // floe prints binary as hex; DuckDB prints bytes.
-    if (/^([0-9a-f]{2})*$/.test(f) && (f === duckBlobHex(d) || f === hex(d))) return true;
-    if (f.toLowerCase() === d.toLowerCase() && /^[0-9a-f-]{36}$/i.test(f)) return true;  // uuid
-  }
-  if (isNumeric(f) && isNumeric(d)) {
-    if (/^-?\d+$/.test(String(f)) && /^-?\d+$/.test(String(d))) return BigInt(f) === BigInt(d);
-    const a = Number(f), b = Number(d);
-    if (a === b) return true;
-    if (Math.fround(a) === Math.fround(b)) return true;  // float32 printed at double precision
-    return Math.abs(a - b) <= 1e-9 * Math.max(Math.abs(a), Math.abs(b));
-  }
-  if ((f === 'NaN' || Number.isNaN(f)) && (d === 'NaN' || Number.isNaN(d))) return true;
-  if (typeof f === 'string' && typeof d === 'number') return scalarEqual(f, String(d));
-  return false;
-}
-
-// floe prints a map as an object; DuckDB as [{key, value}].
-function looseEqual(f, d) {
-  if (f === null || d === null) return f === d;
-  if (Array.isArray(f) && Array.isArray(d)) return f.length === d.length && f.every((v, i) => looseEqual(v, d[i]));
-  if (typeof f === 'object' && !Array.isArray(f) && Array.isArray(d)) {
-    const entries = Object.entries(f);
-    return entries.length === d.length &&
-      entries.every(([k, v], i) => d[i] !== null && scalarEqual(k, typeof d[i].key === 'object' ? JSON.stringify(d[i].key) : d[i].key) && looseEqual(v, d[i].value));
-  }
-  if (typeof f === 'object' && typeof d === 'object' && !Array.isArray(f) && !Array.isArray(d)) {
-    const keys = Object.keys(f);
-    return keys.length === Object.keys(d).length && keys.every((k) => k in d && looseEqual(f[k], d[k]));
-  }
-  if (typeof f === 'object' || typeof d === 'object') return false;
-  return scalarEqual(f, d);
-}
-
-function compareRows(file, floe, expected, source) {
-  if (floe.length !== expected.length) {
-    fail(file, `floe reads ${floe.length} rows, ${source} ${expected.length}`);
-    return;
-  }
-  for (let i = 0; i < floe.length; ++i) {
-    if (!looseEqual(floe[i], expected[i])) {
-      fail(file, `row ${i} differs from ${source}:\n    floe:  ${JSON.stringify(floe[i]).slice(0, 400)}\n    ${source}: ${JSON.stringify(expected[i]).slice(0, 400)}`);
-      return;
-    }
-  }
+const floeRows = (file) => floeRowsOf(floe, file);
+function compareRows(file, rows, expected, source) {
+  const diff = diffRows(rows, expected, source);
+  if (diff) fail(file, diff);
 }
 
 function mapNoValue(file, rows) {

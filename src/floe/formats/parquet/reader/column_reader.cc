@@ -7,6 +7,7 @@
 #include "floe/base/strings.h"
 #include "floe/formats/parquet/encoding/rle_bit_packed_hybrid.h"
 #include "floe/formats/parquet/metadata_enums.h"
+#include "floe/formats/parquet/reader/value_conversion.h"
 
 namespace floe::parquet {
 namespace {
@@ -30,6 +31,10 @@ ColumnReader::ColumnReader(const ColumnDescriptor& column, PageReader pages, std
       pages_(std::move(pages)),
       context_(std::move(context)),
       values_(MakeValueDecoder(column_)),
+      output_width_(column_.type->id() == TypeId::kString || column_.type->id() == TypeId::kBinary ||
+                            column_.type->id() == TypeId::kNull
+                        ? 0
+                        : OutputValueWidth(column_)),
       chunk_values_(chunk_values) {}
 
 Status ColumnReader::WithContext(const Status& status) const {
@@ -38,6 +43,11 @@ Status ColumnReader::WithContext(const Status& status) const {
 
 Status ColumnReader::ReadRecords(int64_t max_records, LeafBatch* out) {
   const bool repeated = column_.max_repetition_level > 0;
+  if (!repeated && output_width_ > 0 && max_records < kReserveLimit) {
+    // A flat column holds at most one value per record: size the batch once
+    // instead of growing it page by page.
+    FLOE_RETURN_IF_ERROR(out->values.Reserve(max_records * output_width_));
+  }
   int64_t records = 0;
   while (true) {
     if (page_pos_ == page_levels_) {

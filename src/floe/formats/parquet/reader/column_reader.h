@@ -57,7 +57,12 @@ class ColumnReader {
   const ColumnDescriptor column_;
   PageReader pages_;
   std::string context_;
+  // Up-front reservations stop at this many records (a caller asking for
+  // "everything" must not allocate it before the data proves it exists).
+  static constexpr int64_t kReserveLimit = 1 << 20;
+
   std::unique_ptr<ValueDecoder> values_;
+  const int32_t output_width_;  // fixed-width types: bytes per value in a LeafBatch; 0 otherwise
   int64_t chunk_values_;   // ColumnMetaData.num_values, to detect truncated chunks
   int64_t levels_read_ = 0;
   bool seen_data_page_ = false;

@@ -1,5 +1,6 @@
 // BYTE_ARRAY and FIXED_LEN_BYTE_ARRAY columns.
 
+#include <algorithm>
 #include <cstring>
 #include <vector>
 
@@ -56,6 +57,19 @@ class ByteArrayValueDecoder final : public ValueDecoder {
     encoding::PlainByteArrayDecoder plain;
     plain.Init(data);
     FLOE_ASSIGN_OR_RETURN(dictionary_, plain.Decode(num_values));
+    short_dictionary_ = false;
+    if (!decimal_) {
+      int32_t longest = 0;
+      const ByteArrayView view = dictionary_.view();
+      for (int64_t i = 0; i < num_values; ++i) longest = std::max(longest, view.length(i));
+      if (longest <= kShortValue) {
+        FLOE_ASSIGN_OR_RETURN(padded_dictionary_, Buffer::Allocate(dictionary_.data.size() + kShortValue));
+        std::memcpy(padded_dictionary_.mutable_data(), dictionary_.data.data(),
+                    static_cast<size_t>(dictionary_.data.size()));
+        std::memset(padded_dictionary_.mutable_data() + dictionary_.data.size(), 0, kShortValue);
+        short_dictionary_ = true;
+      }
+    }
     if (decimal_) {
       FLOE_ASSIGN_OR_RETURN(decimal_dictionary_, Buffer::Allocate(num_values * 16));
       FLOE_RETURN_IF_ERROR(ConvertByteArrayDecimals(column_, dictionary_.view(), decimal_dictionary_.mutable_data()));
@@ -67,7 +81,11 @@ class ByteArrayValueDecoder final : public ValueDecoder {
   Status StartPage(Encoding encoding, std::span<const uint8_t> data) override {
     encoding_ = encoding;
     switch (encoding) {
-      case Encoding::PLAIN: plain_.Init(data); return Status::OK();
+      case Encoding::PLAIN:
+        plain_.Init(data);
+        plain_pos_ = data.data();
+        plain_end_ = data.data() + data.size();
+        return Status::OK();
       case Encoding::PLAIN_DICTIONARY:
       case Encoding::RLE_DICTIONARY:
         if (!has_dictionary_) return MissingDictionary();
@@ -80,6 +98,7 @@ class ByteArrayValueDecoder final : public ValueDecoder {
 
   Status Decode(int64_t n, LeafBatch* out) override {
     if (IsDictionaryEncoding(encoding_)) return decimal_ ? GatherDecimals(n, out) : GatherByteArrays(n, out);
+    if (encoding_ == Encoding::PLAIN && !decimal_) return DecodePlainInto(n, out);
     ByteArrayBatch batch;
     if (encoding_ == Encoding::PLAIN) {
       FLOE_ASSIGN_OR_RETURN(batch, plain_.Decode(n));
@@ -98,7 +117,9 @@ class ByteArrayValueDecoder final : public ValueDecoder {
 
   Status Skip(int64_t n) override {
     switch (encoding_) {
-      case Encoding::PLAIN: return plain_.Skip(n);
+      case Encoding::PLAIN:
+        if (!decimal_) return SkipPlain(n);
+        return plain_.Skip(n);
       case Encoding::DELTA_LENGTH_BYTE_ARRAY: return delta_length_.Skip(n);
       case Encoding::DELTA_BYTE_ARRAY: return delta_.Skip(n);
       default: return indices_.Skip(n);
@@ -106,10 +127,52 @@ class ByteArrayValueDecoder final : public ValueDecoder {
   }
 
  private:
+  // PLAIN values copied once, straight into the batch (the lengths
+  // interleave with the bytes, so they cannot be shared with the page).
+  Status DecodePlainInto(int64_t n, LeafBatch* out) {
+    const bool first_append = out->offsets.size() == 0;
+    FLOE_RETURN_IF_ERROR(out->offsets.Reserve((n + 1) * 4));
+    // The values of n lengths-and-bytes fit in what is left of the page.
+    FLOE_RETURN_IF_ERROR(out->data.Reserve(plain_end_ - plain_pos_));
+    if (first_append) out->offsets.UnsafeAppend(int32_t{0});
+    const uint8_t* pos = plain_pos_;
+    int64_t offset = out->data.size();
+    for (int64_t i = 0; i < n; ++i) {
+      uint32_t length;
+      if (plain_end_ - pos < 4) return PlainTruncated(i, n);
+      std::memcpy(&length, pos, 4);
+      pos += 4;
+      if (length > static_cast<uint64_t>(plain_end_ - pos)) return PlainTruncated(i, n);
+      out->data.UnsafeAppend(pos, length);
+      pos += length;
+      offset += length;
+      if (offset > encoding::kMaxByteArrayDataSize) return BatchTooLarge(offset);
+      out->offsets.UnsafeAppend(static_cast<int32_t>(offset));
+    }
+    plain_pos_ = pos;
+    return Status::OK();
+  }
+
+  Status SkipPlain(int64_t n) {
+    for (int64_t i = 0; i < n; ++i) {
+      uint32_t length;
+      if (plain_end_ - plain_pos_ < 4) return PlainTruncated(i, n);
+      std::memcpy(&length, plain_pos_, 4);
+      if (length > static_cast<uint64_t>(plain_end_ - plain_pos_ - 4)) return PlainTruncated(i, n);
+      plain_pos_ += 4 + length;
+    }
+    return Status::OK();
+  }
+
+  static Status PlainTruncated(int64_t i, int64_t n) {
+    return Status::Corrupt(StrCat("PLAIN: BYTE_ARRAY value ", i, " of ", n, " runs past the end of the page"));
+  }
+
   Status GatherByteArrays(int64_t n, LeafBatch* out) {
     index_scratch_.resize(static_cast<size_t>(n));
     FLOE_RETURN_IF_ERROR(indices_.DecodeIndices(n, index_scratch_.data()));
     const ByteArrayView dict = dictionary_.view();
+    if (short_dictionary_) return GatherShortByteArrays(n, out);
     int64_t bytes = 0;
     for (int64_t i = 0; i < n; ++i) bytes += dict.length(index_scratch_[static_cast<size_t>(i)]);
     const int64_t base = out->data.size();
@@ -129,6 +192,32 @@ class ByteArrayValueDecoder final : public ValueDecoder {
     return Status::OK();
   }
 
+  // Every dictionary value is at most kShortValue bytes: copy a fixed
+  // kShortValue bytes per value from the padded dictionary (one unaligned
+  // load and store) and advance by the real length.
+  Status GatherShortByteArrays(int64_t n, LeafBatch* out) {
+    const ByteArrayView dict = dictionary_.view();
+    const int64_t base = out->data.size();
+    if (base + n * kShortValue > encoding::kMaxByteArrayDataSize) return BatchTooLarge(base + n * kShortValue);
+    const bool first_append = out->offsets.size() == 0;
+    FLOE_RETURN_IF_ERROR(out->offsets.Reserve((n + 1) * 4));
+    FLOE_RETURN_IF_ERROR(out->data.Reserve(n * kShortValue + kShortValue));
+    if (first_append) out->offsets.UnsafeAppend(int32_t{0});
+    uint8_t* data = out->data.mutable_data() + base;
+    int32_t* offsets = reinterpret_cast<int32_t*>(out->offsets.mutable_data() + out->offsets.size());
+    const uint8_t* padded = padded_dictionary_.data();
+    int32_t offset = static_cast<int32_t>(base);
+    for (int64_t i = 0; i < n; ++i) {
+      const uint32_t index = index_scratch_[static_cast<size_t>(i)];
+      std::memcpy(data + (offset - base), padded + dict.offsets[index], kShortValue);
+      offset += dict.length(index);
+      offsets[i] = offset;
+    }
+    out->offsets.UnsafeAdvance(n * 4);
+    out->data.UnsafeAdvance(offset - base);
+    return Status::OK();
+  }
+
   Status GatherDecimals(int64_t n, LeafBatch* out) {
     FLOE_RETURN_IF_ERROR(out->values.Reserve(n * 16));
     FLOE_RETURN_IF_ERROR(GatherFixedWidth(indices_, n, decimal_dictionary_.data(), 16, &index_scratch_,
@@ -137,10 +226,16 @@ class ByteArrayValueDecoder final : public ValueDecoder {
     return Status::OK();
   }
 
+  static constexpr int32_t kShortValue = 16;
+
   const ColumnDescriptor column_;
   const bool decimal_;
   Encoding encoding_ = Encoding::PLAIN;
-  encoding::PlainByteArrayDecoder plain_;
+  encoding::PlainByteArrayDecoder plain_;  // decimals; other columns use plain_pos_
+  const uint8_t* plain_pos_ = nullptr;
+  const uint8_t* plain_end_ = nullptr;
+  bool short_dictionary_ = false;
+  Buffer padded_dictionary_;  // short dictionaries: the bytes and kShortValue zeros
   encoding::DeltaLengthByteArrayDecoder delta_length_;
   encoding::DeltaByteArrayDecoder delta_;
   encoding::DictionaryIndexDecoder indices_;

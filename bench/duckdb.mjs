@@ -1,0 +1,55 @@
+// DuckDB's side of bench/parquet-vs-duckdb.sh, run in-process so node's
+// start-up is not timed.
+//   node bench/duckdb.mjs generate DIR ROWS   writes the benchmark files
+//   node bench/duckdb.mjs scan FILE EXPR THREADS RUNS
+//       prints "<best ms> <value>" for SELECT EXPR FROM read_parquet(FILE)
+import { createRequire } from 'node:module';
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+
+const require = createRequire(new URL('../dev/tools/', import.meta.url));
+const { DuckDBInstance } = require('@duckdb/node-api');
+
+// Column kinds of the issue's benchmark; deterministic (hash of the row number).
+export const kinds = {
+  random_int64: '(hash(i) % 9223372036854775807)::BIGINT',
+  sequential_int64: 'i::BIGINT',
+  int32_1000_distinct: '(hash(i) % 1000)::INTEGER',
+  double: '(hash(i) % 1000000007)::DOUBLE / 1024.0',
+  string_50_distinct: "'city_' || (hash(i) % 50)::VARCHAR",
+  string_32_bytes: 'md5(i::VARCHAR)',
+};
+export const codecs = ['uncompressed', 'snappy', 'zstd', 'lz4_raw'];
+
+const [command, ...args] = process.argv.slice(2);
+const db = await DuckDBInstance.create(':memory:');
+const conn = await db.connect();
+
+if (command === 'generate') {
+  const [dir, rows] = args;
+  mkdirSync(dir, { recursive: true });
+  for (const [kind, expr] of Object.entries(kinds)) {
+    await conn.run(`CREATE TABLE t_${kind} AS SELECT ${expr} AS x FROM range(${Number(rows)}) t(i)`);
+    for (const codec of codecs) {
+      await conn.run(`COPY t_${kind} TO '${path.join(dir, `${kind}.${codec}.parquet`)}' (FORMAT parquet, COMPRESSION ${codec})`);
+    }
+    await conn.run(`DROP TABLE t_${kind}`);
+  }
+} else if (command === 'scan') {
+  const [file, expr, threads, runs] = args;
+  await conn.run(`SET threads = ${Number(threads)}`);
+  const sql = `SELECT ${expr} AS v FROM read_parquet('${file}')`;
+  let best = Infinity;
+  let value;
+  for (let r = 0; r < Number(runs); ++r) {
+    const start = process.hrtime.bigint();
+    const reader = await conn.runAndReadAll(sql);
+    const ms = Number(process.hrtime.bigint() - start) / 1e6;
+    value = reader.getRowObjectsJson()[0].v;
+    best = Math.min(best, ms);
+  }
+  console.log(`${best.toFixed(3)} ${value}`);
+} else {
+  console.error('usage: duckdb.mjs generate DIR ROWS | scan FILE EXPR THREADS RUNS');
+  process.exit(2);
+}
