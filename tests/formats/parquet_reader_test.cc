@@ -7,13 +7,18 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <map>
 #include <string>
 #include <vector>
+
+#include "floe/base/strings.h"
 
 #include "floe/columnar/batch_printer.h"
 #include "floe/io/fault_injecting_file_io.h"
 #include "floe/io/file_io.h"
 #include "floe/io/tracing_file_io.h"
+#include "floe/formats/parquet/page_index.h"
 #include "parquet_fixtures.h"
 
 namespace floe::parquet {
@@ -229,6 +234,117 @@ TEST(ParquetReaderTest, StorageFaultsSurfaceAsErrorsAtEveryRead) {
     if (opened.ok()) status = ReadAllBatches(std::shared_ptr<const ParquetFileReader>(std::move(*opened))).status();
     EXPECT_EQ(status.code(), StatusCode::kIOError) << "read " << nth << ": " << status.ToString();
   }
+}
+
+}  // namespace
+}  // namespace floe::parquet
+
+namespace floe::parquet {
+namespace {
+
+std::vector<std::string> JsonRows(const std::shared_ptr<const Schema>& schema, const std::vector<RecordBatch>& batches) {
+  std::vector<std::string> rows;
+  const std::string text = AsJsonLines(schema, batches);
+  for (const std::string_view line : Split(text, '\n')) {
+    if (!line.empty()) rows.emplace_back(line);
+  }
+  return rows;
+}
+
+// Reads `selection` and checks it returns exactly those rows of a full read.
+void ExpectSelectionMatchesFullRead(const std::shared_ptr<const ParquetFileReader>& file,
+                                    const std::map<int, std::vector<RowRange>>& selection, int64_t batch_size) {
+  auto schema = std::make_shared<const Schema>(file->schema().schema());
+  auto full = ReadAllBatches(file);
+  ASSERT_TRUE(full.ok()) << full.status().ToString();
+  const std::vector<std::string> all = JsonRows(schema, *full);
+  std::vector<std::string> expected;
+  int64_t group_start = 0;
+  for (int rg = 0; rg < file->num_row_groups(); ++rg) {
+    const int64_t rows = file->metadata().row_groups[static_cast<size_t>(rg)].num_rows;
+    auto it = selection.find(rg);
+    if (it == selection.end()) {
+      for (int64_t r = 0; r < rows; ++r) expected.push_back(all[static_cast<size_t>(group_start + r)]);
+    } else {
+      for (const RowRange& range : it->second) {
+        for (int64_t r = range.begin; r < range.end; ++r) expected.push_back(all[static_cast<size_t>(group_start + r)]);
+      }
+    }
+    group_start += rows;
+  }
+  ScanOptions options;
+  options.row_selection = selection;
+  options.batch_size = batch_size;
+  auto selected = ReadAllBatches(file, options);
+  ASSERT_TRUE(selected.ok()) << selected.status().ToString();
+  for (const RecordBatch& b : *selected) EXPECT_LE(b.num_rows(), batch_size);
+  EXPECT_EQ(JsonRows(schema, *selected), expected);
+}
+
+TEST(ParquetRowSelectionTest, ReturnsExactlyTheSelectedRows) {
+  for (const char* name : {"alltypes_tiny_pages.parquet", "alltypes_tiny_pages_plain.parquet",
+                           "datapage_v2.snappy.parquet", "nullable.impala.parquet", "nested_lists.snappy.parquet",
+                           "data_index_bloom_encoding_stats.parquet"}) {
+    SCOPED_TRACE(name);
+    if (!std::filesystem::exists(Data(name))) continue;
+    auto file = OpenOrDie(Data(name));
+    ASSERT_NE(file, nullptr);
+    const int64_t rows = file->metadata().row_groups[0].num_rows;
+    ASSERT_GE(rows, 3);
+    std::vector<RowRange> ranges{{0, 1}, {2, std::min<int64_t>(rows, 3)}};
+    if (rows > 700) ranges.push_back({500, 650});
+    if (rows > 10) ranges.push_back({rows - 7, rows - 2});
+    for (const int64_t batch_size : {int64_t{4}, int64_t{64 * 1024}}) {
+      ExpectSelectionMatchesFullRead(file, {{0, ranges}}, batch_size);
+    }
+  }
+}
+
+TEST(ParquetRowSelectionTest, SkipsUnselectedPagesWithoutReadingThem) {
+  // alltypes_tiny_pages: one row group of 7300 rows in many small pages,
+  // with a page index.
+  auto trace = std::make_shared<IoTrace>();
+  auto io = std::make_shared<TracingFileIO>(NewLocalFileIO(), trace);
+  auto file = OpenOrDie(Data("alltypes_tiny_pages.parquet"), {}, io);
+  ASSERT_NE(file, nullptr);
+  ScanOptions options;
+  options.columns = std::vector<std::string>{"id", "string_col"};
+  trace->Clear();
+  auto full = ReadAllBatches(file, options);
+  ASSERT_TRUE(full.ok());
+  const int64_t full_bytes = trace->totals().bytes_read;
+
+  options.row_selection = {{0, {{4000, 4010}}}};
+  trace->Clear();
+  auto selected = ReadAllBatches(file, options);
+  ASSERT_TRUE(selected.ok()) << selected.status().ToString();
+  ASSERT_EQ(TotalRows(*selected), 10);
+  ASSERT_GT(full->front().num_rows(), 4000);
+  EXPECT_EQ(selected->front().column(0).Values<int32_t>()[0], full->front().column(0).Values<int32_t>()[4000]);
+  const int64_t selected_bytes = trace->totals().bytes_read;
+  // What the page index itself costs (this file's pages are tiny, so its
+  // index is large); the rest is data pages.
+  trace->Clear();
+  const std::vector<int> columns{0, 9};
+  ASSERT_EQ(file->schema().column(9).dotted_path(), "string_col");
+  ASSERT_TRUE(ReadPageIndex(*file, 0, columns).ok());
+  const int64_t index_bytes = trace->totals().bytes_read;
+  EXPECT_LT((selected_bytes - index_bytes) * 5, full_bytes)
+      << "selected " << selected_bytes << " bytes (" << index_bytes << " of page index) of " << full_bytes;
+}
+
+TEST(ParquetRowSelectionTest, RejectsBadRanges) {
+  auto file = OpenOrDie(Data("alltypes_plain.parquet"));
+  ASSERT_NE(file, nullptr);
+  for (const std::vector<RowRange>& ranges :
+       {std::vector<RowRange>{{3, 2}}, std::vector<RowRange>{{0, 5}, {4, 6}}, std::vector<RowRange>{{0, 9}}}) {
+    ScanOptions options;
+    options.row_selection = {{0, ranges}};
+    EXPECT_EQ(ParquetRecordBatchReader::Make(file, options).status().code(), StatusCode::kInvalidArgument);
+  }
+  ScanOptions options;
+  options.row_selection = {{5, {{0, 1}}}};
+  EXPECT_EQ(ParquetRecordBatchReader::Make(file, options).status().code(), StatusCode::kInvalidArgument);
 }
 
 }  // namespace

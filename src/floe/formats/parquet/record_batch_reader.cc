@@ -1,19 +1,29 @@
 #include "floe/formats/parquet/record_batch_reader.h"
 
 #include <algorithm>
+#include <cstring>
 #include <utility>
 
 #include "floe/base/strings.h"
+#include "floe/formats/parquet/page_index.h"
 #include "floe/formats/parquet/reader/column_reader.h"
 #include "floe/formats/parquet/reader/leaf_batch.h"
 #include "floe/formats/parquet/reader/record_assembler.h"
 
 namespace floe::parquet {
+namespace {
+std::vector<ReadRange> SelectedPages(const OffsetIndex& index, const ReadRange& chunk, int64_t num_rows,
+                                     const std::vector<RowRange>& selection);
+}  // namespace
 
 struct ParquetRecordBatchReader::RowGroupState {
   int row_group = 0;
   int64_t num_rows = 0;
-  int64_t rows_read = 0;
+  int64_t position = 0;            // rows of the row group read or skipped
+  std::vector<RowRange> ranges;    // what to return: the selection, or all rows
+  size_t next_range = 0;
+  bool selected = false;           // a row selection applies
+  std::vector<ColumnPageIndex> page_index;  // selected row groups: parallel to columns_
   std::vector<std::unique_ptr<ColumnReader>> readers;  // parallel to columns_
   std::vector<LeafBatch> batches;                      // parallel to columns_
   std::vector<LeafBatch*> by_column;                   // indexed by column number
@@ -78,6 +88,21 @@ Result<std::unique_ptr<ParquetRecordBatchReader>> ParquetRecordBatchReader::Make
   } else {
     for (int rg = 0; rg < f.num_row_groups(); ++rg) reader->row_groups_.push_back(rg);
   }
+  for (const auto& [rg, ranges] : reader->options_.row_selection) {
+    if (rg < 0 || rg >= f.num_row_groups()) {
+      return Status::InvalidArgument(StrCat("row selection for row group ", rg, ", which ", Quote(f.path()),
+                                            " does not have"));
+    }
+    const int64_t rows = f.metadata().row_groups[static_cast<size_t>(rg)].num_rows;
+    int64_t previous_end = 0;
+    for (const RowRange& range : ranges) {
+      if (range.begin < previous_end || range.end <= range.begin || range.end > rows) {
+        return Status::InvalidArgument(StrCat("row selection for row group ", rg, ": range ", range.begin, "..",
+                                              range.end, " is unsorted, empty or outside its ", rows, " rows"));
+      }
+      previous_end = range.end;
+    }
+  }
   return reader;
 }
 
@@ -102,7 +127,15 @@ Status ParquetRecordBatchReader::StartRowGroup(int row_group) {
     FLOE_ASSIGN_OR_RETURN(const ColumnChunkRange range, f.ColumnChunkBytes(row_group, column));
     ranges.push_back(ReadRange{range.offset, range.length});
   }
-  FLOE_ASSIGN_OR_RETURN(std::vector<Buffer> chunks, f.file().ReadRanges(ranges, options_.coalesce));
+  const auto selection = options_.row_selection.find(row_group);
+  if (selection != options_.row_selection.end()) {
+    state->selected = true;
+    state->ranges = selection->second;
+    FLOE_ASSIGN_OR_RETURN(state->page_index, ReadPageIndex(f, row_group, columns_));
+  } else {
+    state->ranges.push_back(RowRange{0, state->num_rows});
+  }
+  FLOE_ASSIGN_OR_RETURN(std::vector<Buffer> chunks, FetchChunks(*state, ranges));
 
   const PageReaderOptions page_options{f.options().max_page_size, f.options().verify_page_checksums};
   state->batches = std::vector<LeafBatch>(columns_.size());
@@ -115,11 +148,103 @@ Status ParquetRecordBatchReader::StartRowGroup(int row_group) {
                                  " in row group ", row_group);
     FLOE_ASSIGN_OR_RETURN(auto reader, ColumnReader::Make(descriptor, *meta, std::move(chunks[i]), ranges[i].offset,
                                                           page_options, std::move(context)));
+    if (state->selected && state->page_index[i].offset_index) {
+      reader->SetOffsetIndex(&*state->page_index[i].offset_index);
+    }
     state->readers.push_back(std::move(reader));
     state->by_column[static_cast<size_t>(column)] = &state->batches[i];
   }
   state_ = std::move(state);
   return Status::OK();
+}
+
+namespace {
+
+// The pages of a column chunk that hold selected rows, by the offset index:
+// the bytes before the first data page (the dictionary) and each page whose
+// rows meet a range. Empty when the whole chunk is needed.
+std::vector<ReadRange> SelectedPages(const OffsetIndex& index, const ReadRange& chunk, int64_t num_rows,
+                                     const std::vector<RowRange>& selection) {
+  const std::vector<PageLocation>& pages = index.page_locations;
+  std::vector<ReadRange> needed;
+  if (pages.empty() || pages.front().offset < chunk.offset) return needed;
+  if (pages.front().offset > chunk.offset) needed.push_back(ReadRange{chunk.offset, pages.front().offset - chunk.offset});
+  size_t range = 0;
+  for (size_t p = 0; p < pages.size(); ++p) {
+    const int64_t first = pages[p].first_row_index;
+    const int64_t end = p + 1 < pages.size() ? pages[p + 1].first_row_index : num_rows;
+    while (range < selection.size() && selection[range].end <= first) ++range;
+    if (range == selection.size()) break;
+    if (selection[range].begin < end) {
+      const PageLocation& page = pages[p];
+      if (page.offset < chunk.offset || page.offset + page.compressed_page_size > chunk.offset + chunk.length) {
+        return {};  // an index that does not fit the chunk: fetch it all and let the pages speak
+      }
+      needed.push_back(ReadRange{page.offset, page.compressed_page_size});
+    }
+  }
+  return needed;
+}
+
+}  // namespace
+
+Result<std::vector<Buffer>> ParquetRecordBatchReader::FetchChunks(const RowGroupState& state,
+                                                                  const std::vector<ReadRange>& chunks) {
+  // Which columns can be fetched page by page: a selection and an offset index.
+  std::vector<std::vector<ReadRange>> pages(chunks.size());
+  std::vector<ReadRange> requests;
+  for (size_t i = 0; i < chunks.size(); ++i) {
+    if (state.selected && state.page_index[i].offset_index) {
+      pages[i] = SelectedPages(*state.page_index[i].offset_index, chunks[i], state.num_rows, state.ranges);
+    }
+    if (pages[i].empty()) {
+      requests.push_back(chunks[i]);
+    } else {
+      requests.insert(requests.end(), pages[i].begin(), pages[i].end());
+    }
+  }
+  FLOE_ASSIGN_OR_RETURN(std::vector<Buffer> fetched, file_->file().ReadRanges(requests, options_.coalesce));
+  std::vector<Buffer> out;
+  size_t next = 0;
+  for (size_t i = 0; i < chunks.size(); ++i) {
+    if (pages[i].empty()) {
+      out.push_back(std::move(fetched[next++]));
+      continue;
+    }
+    // A sparse copy of the chunk: the fetched pages at their places. The
+    // reader visits only those (it jumps by the offset index), and the
+    // untouched rest of a large allocation costs no physical memory.
+    FLOE_ASSIGN_OR_RETURN(Buffer chunk, Buffer::Allocate(chunks[i].length));
+    for (const ReadRange& page : pages[i]) {
+      std::memcpy(chunk.mutable_data() + (page.offset - chunks[i].offset), fetched[next++].data(),
+                  static_cast<size_t>(page.length));
+    }
+    out.push_back(std::move(chunk));
+  }
+  return out;
+}
+
+Status ParquetRecordBatchReader::CheckRowGroupEnd() {
+  // A column chunk holding more rows than its row group is damaged.
+  RowGroupState& rg = *state_;
+  for (size_t i = 0; i < rg.readers.size(); ++i) {
+    LeafBatch& extra = rg.batches[i];
+    extra.Clear();
+    FLOE_RETURN_IF_ERROR(rg.readers[i]->ReadRecords(1, &extra));
+    if (extra.num_records > 0) {
+      return Status::Corrupt(StrCat("parquet file ", Quote(file_->path()), ": column ",
+                                    Quote(rg.readers[i]->column().dotted_path()), " in row group ", rg.row_group,
+                                    " holds more than the row group's ", rg.num_rows, " rows"));
+    }
+  }
+  return Status::OK();
+}
+
+Status ParquetRecordBatchReader::ShortColumn(size_t reader, int64_t rows) const {
+  const RowGroupState& rg = *state_;
+  return Status::Corrupt(StrCat("parquet file ", Quote(file_->path()), ": column ",
+                                Quote(rg.readers[reader]->column().dotted_path()), " in row group ", rg.row_group,
+                                " ends after ", rows, " of the row group's ", rg.num_rows, " rows"));
 }
 
 Result<std::optional<RecordBatch>> ParquetRecordBatchReader::Next() {
@@ -129,37 +254,37 @@ Result<std::optional<RecordBatch>> ParquetRecordBatchReader::Next() {
       FLOE_RETURN_IF_ERROR(StartRowGroup(row_groups_[next_row_group_++]));
     }
     RowGroupState& rg = *state_;
-    const int64_t want = std::min(options_.batch_size, rg.num_rows - rg.rows_read);
-    if (want == 0 && rg.readers.empty()) {
+    if (rg.next_range == rg.ranges.size()) {
+      if (!rg.selected && !rg.readers.empty()) FLOE_RETURN_IF_ERROR(CheckRowGroupEnd());
       state_.reset();
       continue;
     }
-    if (want == 0) {
-      // Every column must end with the row group: a longer chunk is damaged.
+    // Fill the batch from the ranges left, skipping the rows between them.
+    for (LeafBatch& batch : rg.batches) batch.Clear();
+    int64_t want = 0;
+    while (want < options_.batch_size && rg.next_range < rg.ranges.size()) {
+      const RowRange& range = rg.ranges[rg.next_range];
+      if (rg.position < range.begin) {
+        const int64_t gap = range.begin - rg.position;
+        for (size_t i = 0; i < rg.readers.size(); ++i) {
+          FLOE_ASSIGN_OR_RETURN(const int64_t skipped, rg.readers[i]->SkipRecords(gap));
+          if (skipped != gap) return ShortColumn(i, rg.position + skipped);
+        }
+        rg.position = range.begin;
+      }
+      const int64_t n = std::min(options_.batch_size - want, range.end - rg.position);
       for (size_t i = 0; i < rg.readers.size(); ++i) {
-        LeafBatch& extra = rg.batches[i];
-        extra.Clear();
-        FLOE_RETURN_IF_ERROR(rg.readers[i]->ReadRecords(1, &extra));
-        if (extra.num_records > 0) {
-          return Status::Corrupt(StrCat("parquet file ", Quote(file_->path()), ": column ",
-                                        Quote(rg.readers[i]->column().dotted_path()), " in row group ", rg.row_group,
-                                        " holds more than the row group's ", rg.num_rows, " rows"));
+        const int64_t before = rg.batches[i].num_records;
+        FLOE_RETURN_IF_ERROR(rg.readers[i]->ReadRecords(n, &rg.batches[i]));
+        if (rg.batches[i].num_records - before != n) {
+          return ShortColumn(i, rg.position + rg.batches[i].num_records - before);
         }
       }
-      state_.reset();
-      continue;
+      rg.position += n;
+      want += n;
+      if (rg.position == range.end) ++rg.next_range;
     }
-    for (size_t i = 0; i < rg.readers.size(); ++i) {
-      LeafBatch& batch = rg.batches[i];
-      batch.Clear();
-      FLOE_RETURN_IF_ERROR(rg.readers[i]->ReadRecords(want, &batch));
-      if (batch.num_records != want) {
-        return Status::Corrupt(StrCat("parquet file ", Quote(file_->path()), ": column ",
-                                      Quote(rg.readers[i]->column().dotted_path()), " in row group ", rg.row_group,
-                                      " ends after ", rg.rows_read + batch.num_records, " of the row group's ",
-                                      rg.num_rows, " rows"));
-      }
-    }
+    if (want == 0) continue;
     std::vector<Array> arrays;
     arrays.reserve(fields_.size());
     for (const int index : fields_) {
@@ -171,7 +296,6 @@ Result<std::optional<RecordBatch>> ParquetRecordBatchReader::Next() {
       }
       arrays.push_back(std::move(*array));
     }
-    rg.rows_read += want;
     rows_read_ += want;
     FLOE_ASSIGN_OR_RETURN(RecordBatch batch, RecordBatch::Make(schema_, std::move(arrays), want));
     return std::optional<RecordBatch>(std::move(batch));

@@ -12,6 +12,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -24,6 +25,13 @@
 
 namespace floe::parquet {
 
+// Rows [begin, end) of a row group, numbered from 0 within it.
+struct RowRange {
+  int64_t begin = 0;
+  int64_t end = 0;
+  bool operator==(const RowRange&) const = default;
+};
+
 struct ScanOptions {
   // Top-level fields to read, by name, in this order. Unset: every field.
   std::optional<std::vector<std::string>> columns;
@@ -35,13 +43,19 @@ struct ScanOptions {
   int64_t batch_size = 64 * 1024;
   // Row groups to read, in this order. Unset: all.
   std::optional<std::vector<int>> row_groups;
+  // Row selection: for the row groups listed, only these rows (sorted,
+  // disjoint, non-empty ranges) are returned; other row groups are read
+  // whole. Pages outside the ranges are skipped unread when the file has an
+  // offset index, and decompressed but not decoded otherwise.
+  std::map<int, std::vector<RowRange>> row_selection;
   CoalesceOptions coalesce;
 };
 
 class ParquetRecordBatchReader : public RecordBatchReader {
  public:
-  // InvalidArgument for an unknown column name, a bad row group index or a
-  // batch size below 1.
+  // InvalidArgument for an unknown column name, a bad row group index, a
+  // row selection that is unsorted, overlapping or outside its row group,
+  // or a batch size below 1.
   static Result<std::unique_ptr<ParquetRecordBatchReader>> Make(std::shared_ptr<const ParquetFileReader> file,
                                                                 ScanOptions options = {});
   ~ParquetRecordBatchReader() override;
@@ -60,6 +74,11 @@ class ParquetRecordBatchReader : public RecordBatchReader {
 
   ParquetRecordBatchReader(std::shared_ptr<const ParquetFileReader> file, ScanOptions options);
   Status StartRowGroup(int row_group);
+  Status CheckRowGroupEnd();
+  // The bytes of each projected chunk (or, under a row selection with an
+  // offset index, of its selected pages), with one ReadRanges() call.
+  Result<std::vector<Buffer>> FetchChunks(const RowGroupState& state, const std::vector<ReadRange>& chunks);
+  Status ShortColumn(size_t reader, int64_t rows) const;
 
   std::shared_ptr<const ParquetFileReader> file_;
   ScanOptions options_;

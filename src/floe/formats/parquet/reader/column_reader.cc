@@ -42,16 +42,74 @@ Status ColumnReader::WithContext(const Status& status) const {
 }
 
 Status ColumnReader::ReadRecords(int64_t max_records, LeafBatch* out) {
-  const bool repeated = column_.max_repetition_level > 0;
-  if (!repeated && output_width_ > 0 && max_records < kReserveLimit) {
+  if (column_.max_repetition_level == 0 && output_width_ > 0 && max_records < kReserveLimit) {
     // A flat column holds at most one value per record: size the batch once
     // instead of growing it page by page.
     FLOE_RETURN_IF_ERROR(out->values.Reserve(max_records * output_width_));
   }
+  FLOE_ASSIGN_OR_RETURN(const int64_t records, Consume(max_records, out));
+  out->num_records += records;
+  return Status::OK();
+}
+
+Result<int64_t> ColumnReader::SkipRecords(int64_t records) {
+  const int64_t start = records_;
+  const int64_t target = start + records;
+  FLOE_RETURN_IF_ERROR(JumpTowards(target));
+  FLOE_RETURN_IF_ERROR(Consume(target - records_, nullptr).status());
+  return records_ - start;
+}
+
+Status ColumnReader::JumpTowards(int64_t target) {
+  if (offset_index_ == nullptr) return Status::OK();
+  const std::vector<PageLocation>& pages = offset_index_->page_locations;
+  if (!seen_data_page_ && !dictionary_checked_) {
+    // A dictionary page precedes the data pages the index lists; the first
+    // data page itself may not have been fetched, so stop before it.
+    dictionary_checked_ = true;
+    if (!pages.empty() && pages.front().offset > pages_.chunk_offset()) {
+      FLOE_ASSIGN_OR_RETURN(std::optional<Page> page, pages_.Next());
+      if (page && page->type != PageType::DICTIONARY_PAGE) {
+        return Status::Corrupt(StrCat(context_, ": the offset index does not list the first data page (at byte ",
+                                      page->file_offset, ")"));
+      }
+      if (page) FLOE_RETURN_IF_ERROR(TakeDictionary(*page));
+      FLOE_RETURN_IF_ERROR(pages_.SeekTo(pages.front().offset).WithContext("offset index"));
+    }
+  }
+  int64_t page = data_page_;
+  while (page + 1 < static_cast<int64_t>(pages.size()) &&
+         pages[static_cast<size_t>(page + 1)].first_row_index <= target) {
+    ++page;
+  }
+  if (page <= data_page_) return Status::OK();
+  const PageLocation& location = pages[static_cast<size_t>(page)];
+  if (location.first_row_index < records_) {
+    return Status::Corrupt(StrCat(context_, ": the offset index's page ", page, " starts at row ",
+                                  location.first_row_index, ", before row ", records_, " already read"));
+  }
+  // The levels of the skipped pages are never decoded: account for them from
+  // the offset index, which for a repeated column counts records, not levels.
+  FLOE_RETURN_IF_ERROR(pages_.SeekTo(location.offset).WithContext("offset index"));
+  page_pos_ = page_levels_ = 0;
+  records_ = location.first_row_index;
+  levels_read_ = -1;  // unknown from here on; the chunk-length check is off
+  data_page_ = page - 1;
+  FLOE_ASSIGN_OR_RETURN(const bool more, NextDataPage());
+  if (!more) {
+    return Status::Corrupt(StrCat(context_, ": the offset index points past the last page (page ", page, ")"));
+  }
+  return Status::OK();
+}
+
+Result<int64_t> ColumnReader::Consume(int64_t max_records, LeafBatch* out) {
+  const bool repeated = column_.max_repetition_level > 0;
   int64_t records = 0;
   while (true) {
     if (page_pos_ == page_levels_) {
-      if (!repeated && records == max_records) break;
+      // With a page index every page starts a record (spec: PageIndex.md),
+      // so a full read ends with the page; only old files need the peek.
+      if ((!repeated || offset_index_ != nullptr) && records == max_records) break;
       FLOE_ASSIGN_OR_RETURN(const bool more, NextDataPage());
       if (!more) break;
       continue;  // the page may hold no levels
@@ -60,6 +118,7 @@ Status ColumnReader::ReadRecords(int64_t max_records, LeafBatch* out) {
       if (records == max_records) break;
       const int64_t n = std::min(page_levels_ - page_pos_, max_records - records);
       records += n;
+      records_ += n;
       FLOE_RETURN_IF_ERROR(TakeLevels(n, out));
       continue;
     }
@@ -74,12 +133,12 @@ Status ColumnReader::ReadRecords(int64_t max_records, LeafBatch* out) {
         break;
       }
       ++records;
+      ++records_;
     }
     if (i > page_pos_) FLOE_RETURN_IF_ERROR(TakeLevels(i - page_pos_, out));
     if (record_limit) break;
   }
-  out->num_records = records;
-  return Status::OK();
+  return records;
 }
 
 Status ColumnReader::TakeLevels(int64_t n, LeafBatch* out) {
@@ -90,22 +149,27 @@ Status ColumnReader::TakeLevels(int64_t n, LeafBatch* out) {
     const int16_t max_def = column_.max_definition_level;
     values = 0;
     for (size_t i = begin; i < end; ++i) values += page_def_[i] == max_def;
-    out->def_levels.insert(out->def_levels.end(), page_def_.begin() + static_cast<ptrdiff_t>(begin),
-                           page_def_.begin() + static_cast<ptrdiff_t>(end));
+    if (out) {
+      out->def_levels.insert(out->def_levels.end(), page_def_.begin() + static_cast<ptrdiff_t>(begin),
+                             page_def_.begin() + static_cast<ptrdiff_t>(end));
+    }
   }
-  if (column_.max_repetition_level > 0) {
+  if (out && column_.max_repetition_level > 0) {
     out->rep_levels.insert(out->rep_levels.end(), page_rep_.begin() + static_cast<ptrdiff_t>(begin),
                            page_rep_.begin() + static_cast<ptrdiff_t>(end));
   }
   if (values > 0) {
     // A column of the null type has no values to keep.
-    const Status status = column_.type->id() == TypeId::kNull ? values_->Skip(values) : values_->Decode(values, out);
+    const bool keep = out && column_.type->id() != TypeId::kNull;
+    const Status status = keep ? values_->Decode(values, out) : values_->Skip(values);
     if (!status.ok()) return WithContext(status);
   }
-  out->num_levels += n;
-  out->num_values += values;
+  if (out) {
+    out->num_levels += n;
+    out->num_values += values;
+  }
   page_pos_ += n;
-  levels_read_ += n;
+  if (levels_read_ >= 0) levels_read_ += n;
   return Status::OK();
 }
 
@@ -113,7 +177,7 @@ Result<bool> ColumnReader::NextDataPage() {
   while (true) {
     FLOE_ASSIGN_OR_RETURN(std::optional<Page> page, pages_.Next());
     if (!page) {
-      if (levels_read_ < chunk_values_) {
+      if (levels_read_ >= 0 && levels_read_ < chunk_values_) {
         return Status::Corrupt(StrCat(context_, ": the column chunk ends after ", levels_read_, " of its ",
                                       chunk_values_, " values"));
       }
@@ -122,16 +186,27 @@ Result<bool> ColumnReader::NextDataPage() {
     page_offset_ = page->file_offset;
     if (page->num_values < 0) return WithContext(Status::Corrupt(StrCat("num_values is ", page->num_values)));
     if (page->type == PageType::DICTIONARY_PAGE) {
-      if (seen_data_page_) return WithContext(Status::Corrupt("dictionary page after a data page"));
-      const Status status = values_->SetDictionary(page->encoding, page->values, page->num_values);
-      if (!status.ok()) return WithContext(status.WithContext("dictionary page"));
+      FLOE_RETURN_IF_ERROR(TakeDictionary(*page));
       continue;
     }
     seen_data_page_ = true;
+    ++data_page_;
     page_ = std::move(*page);
     FLOE_RETURN_IF_ERROR(StartDataPage(page_));
     return true;
   }
+}
+
+Status ColumnReader::TakeDictionary(const Page& page) {
+  page_offset_ = page.file_offset;
+  if (seen_data_page_ || seen_dictionary_) {
+    return WithContext(Status::Corrupt(seen_data_page_ ? "dictionary page after a data page"
+                                                       : "a second dictionary page"));
+  }
+  seen_dictionary_ = true;
+  const Status status = values_->SetDictionary(page.encoding, page.values, page.num_values);
+  if (!status.ok()) return WithContext(status.WithContext("dictionary page"));
+  return Status::OK();
 }
 
 Status ColumnReader::DecodeLevels(Encoding encoding, std::span<const uint8_t> data, bool length_prefixed,

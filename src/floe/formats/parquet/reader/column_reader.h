@@ -34,10 +34,22 @@ class ColumnReader {
                                                     Buffer chunk, int64_t chunk_offset, PageReaderOptions options,
                                                     std::string context);
 
-  // Appends up to `max_records` whole records to `out` (which the caller
-  // cleared) and sets out->num_records. Fewer only at the end of the chunk.
-  // Corrupt (with context) for damaged pages, levels or values.
+  // Appends up to `max_records` whole records to `out` and adds them to
+  // out->num_records. Fewer only at the end of the chunk. Corrupt (with
+  // context) for damaged pages, levels or values.
   Status ReadRecords(int64_t max_records, LeafBatch* out);
+
+  // Moves past `records` whole records without decoding their values. With
+  // an offset index (SetOffsetIndex) whole pages are skipped unread.
+  // Returns the records skipped: fewer only at the end of the chunk.
+  Result<int64_t> SkipRecords(int64_t records);
+
+  // The chunk's OffsetIndex, which must outlive the reader; lets SkipRecords
+  // jump over pages. Corrupt later if it does not describe the chunk.
+  void SetOffsetIndex(const OffsetIndex* index) { offset_index_ = index; }
+
+  // Records read or skipped so far.
+  int64_t records_consumed() const { return records_; }
 
   const ColumnDescriptor& column() const { return column_; }
 
@@ -48,10 +60,17 @@ class ColumnReader {
   // the end of the chunk.
   Result<bool> NextDataPage();
   Status StartDataPage(const Page& page);
+  Status TakeDictionary(const Page& page);
   Status DecodeLevels(Encoding encoding, std::span<const uint8_t> data, bool length_prefixed, int16_t max_level,
                       int32_t num_values, std::vector<int16_t>* out, int64_t* consumed);
-  // Consumes levels [page_pos_, page_pos_ + n) of the current page into `out`.
+  // Reads (out set) or skips (out null) up to `max_records` records.
+  Result<int64_t> Consume(int64_t max_records, LeafBatch* out);
+  // Consumes levels [page_pos_, page_pos_ + n) of the current page into
+  // `out`, or drops them and skips their values when `out` is null.
   Status TakeLevels(int64_t n, LeafBatch* out);
+  // Jumps to the last page starting at or before record `target`, when the
+  // offset index shows it lies beyond the current page.
+  Status JumpTowards(int64_t target);
   Status WithContext(const Status& status) const;
 
   const ColumnDescriptor column_;
@@ -65,7 +84,12 @@ class ColumnReader {
   const int32_t output_width_;  // fixed-width types: bytes per value in a LeafBatch; 0 otherwise
   int64_t chunk_values_;   // ColumnMetaData.num_values, to detect truncated chunks
   int64_t levels_read_ = 0;
+  int64_t records_ = 0;  // records whose first level was consumed
   bool seen_data_page_ = false;
+  bool seen_dictionary_ = false;
+  bool dictionary_checked_ = false;  // JumpTowards took the dictionary page, if any
+  const OffsetIndex* offset_index_ = nullptr;
+  int64_t data_page_ = -1;  // ordinal of the current data page in the chunk
 
   Page page_;  // the current data page, kept alive for its spans
   int64_t page_pos_ = 0;

@@ -73,6 +73,7 @@ class PageReader {
 
   const std::string& context() const { return context_; }
   int64_t max_page_size() const { return options_.max_page_size; }
+  int64_t chunk_offset() const { return chunk_offset_; }
 
  private:
   Status Error(int64_t page_offset, const std::string& what) const;

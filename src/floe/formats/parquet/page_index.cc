@@ -1,0 +1,93 @@
+#include "floe/formats/parquet/page_index.h"
+
+#include "floe/base/strings.h"
+#include "floe/formats/parquet/metadata_codec.h"
+
+namespace floe::parquet {
+namespace {
+
+struct IndexSlot {
+  size_t column_position;
+  bool is_offset_index;
+  ReadRange range;
+};
+
+Status CheckOffsetIndex(const OffsetIndex& index, int64_t row_group_rows, const std::string& where) {
+  int64_t previous = -1;
+  for (size_t i = 0; i < index.page_locations.size(); ++i) {
+    const PageLocation& page = index.page_locations[i];
+    const bool first_ok = i > 0 || page.first_row_index == 0;
+    if (!first_ok || page.first_row_index <= previous || page.first_row_index >= std::max<int64_t>(row_group_rows, 1) ||
+        page.offset < 0 || page.compressed_page_size < 0) {
+      return Status::Corrupt(StrCat(where, ": offset index page ", i, " (first row ", page.first_row_index,
+                                    ", offset ", page.offset, ") is out of order or out of range"));
+    }
+    previous = page.first_row_index;
+  }
+  return Status::OK();
+}
+
+}  // namespace
+
+Result<std::vector<ColumnPageIndex>> ReadPageIndex(const ParquetFileReader& file, int row_group,
+                                                   std::span<const int> columns) {
+  if (row_group < 0 || row_group >= file.num_row_groups()) {
+    return Status::InvalidArgument(StrCat("parquet file ", Quote(file.path()), " has no row group ", row_group));
+  }
+  const RowGroup& group = file.metadata().row_groups[static_cast<size_t>(row_group)];
+  std::vector<IndexSlot> slots;
+  for (size_t p = 0; p < columns.size(); ++p) {
+    const int column = columns[p];
+    if (column < 0 || column >= static_cast<int>(group.columns.size())) {
+      return Status::InvalidArgument(StrCat("parquet file ", Quote(file.path()), " has no column ", column));
+    }
+    const ColumnChunk& chunk = group.columns[static_cast<size_t>(column)];
+    const std::string where = StrCat("parquet file ", Quote(file.path()), ": column ",
+                                     Quote(file.schema().column(column).dotted_path()), " in row group ", row_group);
+    auto add = [&](const std::optional<int64_t>& offset, const std::optional<int32_t>& length, bool offset_index) {
+      if (!offset || !length) return Status::OK();
+      if (*offset < 0 || *length < 0 || *offset > file.file_size() || *length > file.file_size() - *offset) {
+        return Status::Corrupt(StrCat(where, ": page index at bytes ", *offset, "..", *offset + *length,
+                                      " lies outside the ", file.file_size(), "-byte file"));
+      }
+      slots.push_back(IndexSlot{p, offset_index, ReadRange{*offset, *length}});
+      return Status::OK();
+    };
+    FLOE_RETURN_IF_ERROR(add(chunk.column_index_offset, chunk.column_index_length, false));
+    FLOE_RETURN_IF_ERROR(add(chunk.offset_index_offset, chunk.offset_index_length, true));
+  }
+  std::vector<ReadRange> ranges;
+  for (const IndexSlot& slot : slots) ranges.push_back(slot.range);
+  FLOE_ASSIGN_OR_RETURN(std::vector<Buffer> bytes, file.file().ReadRanges(ranges));
+
+  std::vector<ColumnPageIndex> out(columns.size());
+  for (size_t i = 0; i < slots.size(); ++i) {
+    const int column = columns[slots[i].column_position];
+    const std::string where = StrCat("parquet file ", Quote(file.path()), ": column ",
+                                     Quote(file.schema().column(column).dotted_path()), " in row group ", row_group);
+    ColumnPageIndex& index = out[slots[i].column_position];
+    if (slots[i].is_offset_index) {
+      auto decoded = DecodeOffsetIndex(bytes[i].span());
+      if (!decoded.ok()) return decoded.status().WithContext(StrCat(where, ": offset index"));
+      FLOE_RETURN_IF_ERROR(CheckOffsetIndex(*decoded, group.num_rows, where));
+      index.offset_index = std::move(*decoded);
+    } else {
+      auto decoded = DecodeColumnIndex(bytes[i].span());
+      if (!decoded.ok()) return decoded.status().WithContext(StrCat(where, ": column index"));
+      index.column_index = std::move(*decoded);
+    }
+  }
+  for (size_t p = 0; p < out.size(); ++p) {
+    const ColumnPageIndex& index = out[p];
+    if (index.column_index && index.offset_index &&
+        index.column_index->null_pages.size() != index.offset_index->page_locations.size()) {
+      return Status::Corrupt(StrCat("parquet file ", Quote(file.path()), ": column ",
+                                    Quote(file.schema().column(columns[p]).dotted_path()), " in row group ",
+                                    row_group, ": column index has ", index.column_index->null_pages.size(),
+                                    " pages, offset index ", index.offset_index->page_locations.size()));
+    }
+  }
+  return out;
+}
+
+}  // namespace floe::parquet

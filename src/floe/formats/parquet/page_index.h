@@ -1,0 +1,34 @@
+// The page index of column chunks (spec: parquet-format PageIndex.md): per
+// data page its min/max, null count and null-page flag (ColumnIndex) and its
+// location and first row (OffsetIndex), written by the writer between the
+// row groups and the footer. A reader uses it to skip pages a predicate
+// excludes without reading them.
+//
+// Thread safety: pure functions over a shared ParquetFileReader.
+
+#pragma once
+
+#include <optional>
+#include <span>
+#include <vector>
+
+#include "floe/base/result.h"
+#include "floe/formats/parquet/file_reader.h"
+#include "floe/formats/parquet/metadata.h"
+
+namespace floe::parquet {
+
+struct ColumnPageIndex {
+  std::optional<ColumnIndex> column_index;  // absent when the writer wrote none
+  std::optional<OffsetIndex> offset_index;
+};
+
+// Reads the page indexes of `columns` in `row_group`, with one coalesced
+// request, in the order of `columns`. InvalidArgument for a bad row group or
+// column; Corrupt (naming file, column and row group) when an index lies
+// outside the file, does not decode, or does not match the chunk (page
+// counts differ, rows not increasing from 0).
+Result<std::vector<ColumnPageIndex>> ReadPageIndex(const ParquetFileReader& file, int row_group,
+                                                   std::span<const int> columns);
+
+}  // namespace floe::parquet
