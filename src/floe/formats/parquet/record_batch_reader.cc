@@ -106,34 +106,69 @@ Result<std::unique_ptr<ParquetRecordBatchReader>> ParquetRecordBatchReader::Make
   return reader;
 }
 
-Status ParquetRecordBatchReader::StartRowGroup(int row_group) {
+namespace {
+
+std::vector<RowRange> Intersect(const std::vector<RowRange>& a, const std::vector<RowRange>& b) {
+  std::vector<RowRange> out;
+  size_t i = 0, j = 0;
+  while (i < a.size() && j < b.size()) {
+    const int64_t begin = std::max(a[i].begin, b[j].begin);
+    const int64_t end = std::min(a[i].end, b[j].end);
+    if (begin < end) out.push_back(RowRange{begin, end});
+    (a[i].end < b[j].end) ? ++i : ++j;
+  }
+  return out;
+}
+
+}  // namespace
+
+Result<bool> ParquetRecordBatchReader::StartRowGroup(int row_group) {
   const ParquetFileReader& f = *file_;
+  const RowGroup& group = f.metadata().row_groups[static_cast<size_t>(row_group)];
   auto state = std::make_unique<RowGroupState>();
   state->row_group = row_group;
-  state->num_rows = f.metadata().row_groups[static_cast<size_t>(row_group)].num_rows;
+  state->num_rows = group.num_rows;
   if (state->num_rows < 0) {
     return Status::Corrupt(StrCat("parquet file ", Quote(f.path()), ": row group ", row_group, " has ",
                                   state->num_rows, " rows"));
   }
-
-  if (state->num_rows == 0) {
-    // Nothing to fetch; some writers leave an empty group's offsets at 0.
-    state_ = std::move(state);
-    return Status::OK();
+  ++metrics_.row_groups;
+  if (state->num_rows == 0) return false;  // nothing to fetch; some writers leave such offsets at 0
+  if (!options_.filter.empty() && !RowGroupMayMatch(f.schema(), group, options_.filter)) {
+    ++metrics_.row_groups_pruned;
+    return false;
   }
+
+  // The rows to read: the caller's selection, narrowed by the page index.
+  std::vector<RowRange> rows{RowRange{0, state->num_rows}};
+  const auto selection = options_.row_selection.find(row_group);
+  if (selection != options_.row_selection.end()) {
+    rows = selection->second;
+    state->selected = true;
+  }
+  if (!options_.filter.empty()) {
+    std::vector<int> filter_columns;
+    for (const ColumnPredicate& p : options_.filter) filter_columns.push_back(p.column);
+    FLOE_ASSIGN_OR_RETURN(std::vector<ColumnPageIndex> filter_index, ReadPageIndex(f, row_group, filter_columns));
+    const std::vector<RowRange> kept = MatchingRowRanges(f.schema(), state->num_rows, options_.filter, filter_index);
+    if (kept.size() != 1 || kept[0].begin != 0 || kept[0].end != state->num_rows) {
+      rows = Intersect(rows, kept);
+      state->selected = true;
+    }
+    if (rows.empty()) {
+      ++metrics_.row_groups_pruned;
+      return false;
+    }
+  }
+  state->ranges = std::move(rows);
 
   std::vector<ReadRange> ranges;
   for (const int column : columns_) {
     FLOE_ASSIGN_OR_RETURN(const ColumnChunkRange range, f.ColumnChunkBytes(row_group, column));
     ranges.push_back(ReadRange{range.offset, range.length});
   }
-  const auto selection = options_.row_selection.find(row_group);
-  if (selection != options_.row_selection.end()) {
-    state->selected = true;
-    state->ranges = selection->second;
+  if (state->selected) {
     FLOE_ASSIGN_OR_RETURN(state->page_index, ReadPageIndex(f, row_group, columns_));
-  } else {
-    state->ranges.push_back(RowRange{0, state->num_rows});
   }
   FLOE_ASSIGN_OR_RETURN(std::vector<Buffer> chunks, FetchChunks(*state, ranges));
 
@@ -155,7 +190,7 @@ Status ParquetRecordBatchReader::StartRowGroup(int row_group) {
     state->by_column[static_cast<size_t>(column)] = &state->batches[i];
   }
   state_ = std::move(state);
-  return Status::OK();
+  return true;
 }
 
 namespace {
@@ -195,7 +230,13 @@ Result<std::vector<Buffer>> ParquetRecordBatchReader::FetchChunks(const RowGroup
   std::vector<ReadRange> requests;
   for (size_t i = 0; i < chunks.size(); ++i) {
     if (state.selected && state.page_index[i].offset_index) {
+      const size_t total = state.page_index[i].offset_index->page_locations.size();
       pages[i] = SelectedPages(*state.page_index[i].offset_index, chunks[i], state.num_rows, state.ranges);
+      metrics_.pages += static_cast<int64_t>(total);
+      if (!pages[i].empty()) {
+        const bool has_prefix = pages[i].front().offset < state.page_index[i].offset_index->page_locations.front().offset;
+        metrics_.pages_skipped += static_cast<int64_t>(total) - static_cast<int64_t>(pages[i].size()) + (has_prefix ? 1 : 0);
+      }
     }
     if (pages[i].empty()) {
       requests.push_back(chunks[i]);
@@ -251,7 +292,8 @@ Result<std::optional<RecordBatch>> ParquetRecordBatchReader::Next() {
   while (true) {
     if (!state_) {
       if (next_row_group_ == row_groups_.size()) return std::optional<RecordBatch>();
-      FLOE_RETURN_IF_ERROR(StartRowGroup(row_groups_[next_row_group_++]));
+      FLOE_ASSIGN_OR_RETURN(const bool started, StartRowGroup(row_groups_[next_row_group_++]));
+      if (!started) continue;
     }
     RowGroupState& rg = *state_;
     if (rg.next_range == rg.ranges.size()) {
@@ -296,7 +338,7 @@ Result<std::optional<RecordBatch>> ParquetRecordBatchReader::Next() {
       }
       arrays.push_back(std::move(*array));
     }
-    rows_read_ += want;
+    metrics_.rows += want;
     FLOE_ASSIGN_OR_RETURN(RecordBatch batch, RecordBatch::Make(schema_, std::move(arrays), want));
     return std::optional<RecordBatch>(std::move(batch));
   }

@@ -21,6 +21,7 @@
 #include "floe/base/result.h"
 #include "floe/columnar/record_batch.h"
 #include "floe/formats/parquet/file_reader.h"
+#include "floe/formats/parquet/statistics_filter.h"
 #include "floe/io/file_io.h"
 
 namespace floe::parquet {
@@ -48,7 +49,24 @@ struct ScanOptions {
   // whole. Pages outside the ranges are skipped unread when the file has an
   // offset index, and decompressed but not decoded otherwise.
   std::map<int, std::vector<RowRange>> row_selection;
+  // Predicates (AND) for pruning: row groups their statistics exclude are
+  // skipped, and within a row group only the pages the page index keeps are
+  // read. The batches still hold non-matching rows of kept pages: the
+  // caller filters rows.
+  std::vector<ColumnPredicate> filter;
   CoalesceOptions coalesce;
+};
+
+// What a scan read and skipped, for planning reports.
+struct ScanMetrics {
+  int64_t row_groups = 0;          // row groups the scan covered
+  int64_t row_groups_pruned = 0;   // skipped by statistics (or by the page index keeping nothing)
+  // Data pages of the projected columns in row groups read by page (a
+  // selection or filter applied and the file has an offset index), and how
+  // many of those were skipped unread.
+  int64_t pages = 0;
+  int64_t pages_skipped = 0;
+  int64_t rows = 0;                // rows returned
 };
 
 class ParquetRecordBatchReader : public RecordBatchReader {
@@ -67,13 +85,15 @@ class ParquetRecordBatchReader : public RecordBatchReader {
   Result<std::optional<RecordBatch>> Next() override;
 
   // Rows returned so far.
-  int64_t rows_read() const { return rows_read_; }
+  int64_t rows_read() const { return metrics_.rows; }
+  const ScanMetrics& metrics() const { return metrics_; }
 
  private:
   struct RowGroupState;
 
   ParquetRecordBatchReader(std::shared_ptr<const ParquetFileReader> file, ScanOptions options);
-  Status StartRowGroup(int row_group);
+  // Starts `row_group`; false when pruning leaves nothing to read in it.
+  Result<bool> StartRowGroup(int row_group);
   Status CheckRowGroupEnd();
   // The bytes of each projected chunk (or, under a row selection with an
   // offset index, of its selected pages), with one ReadRanges() call.
@@ -88,7 +108,7 @@ class ParquetRecordBatchReader : public RecordBatchReader {
   std::vector<int> row_groups_;
   size_t next_row_group_ = 0;
   std::unique_ptr<RowGroupState> state_;
-  int64_t rows_read_ = 0;
+  ScanMetrics metrics_;
 };
 
 // Reads the whole file (or the projection) into batches. Errors as above.

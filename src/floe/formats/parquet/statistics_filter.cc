@@ -1,0 +1,201 @@
+#include "floe/formats/parquet/statistics_filter.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+#include "floe/formats/parquet/record_batch_reader.h"
+
+namespace floe::parquet {
+namespace {
+
+template <typename T>
+std::string Plain(T value) {
+  std::string out(sizeof(T), '\0');
+  std::memcpy(out.data(), &value, sizeof(T));
+  return out;
+}
+
+template <typename T>
+std::optional<T> Load(std::string_view v) {
+  if (v.size() != sizeof(T)) return std::nullopt;
+  T out;
+  std::memcpy(&out, v.data(), sizeof(T));
+  return out;
+}
+
+template <typename T>
+std::optional<int> Compare(std::string_view a, std::string_view b) {
+  const auto x = Load<T>(a);
+  const auto y = Load<T>(b);
+  if (!x || !y) return std::nullopt;
+  if constexpr (std::is_floating_point_v<T>) {
+    if (std::isnan(*x) || std::isnan(*y)) return std::nullopt;
+  }
+  return *x < *y ? -1 : (*y < *x ? 1 : 0);
+}
+
+bool IsUnsigned(const ColumnDescriptor& column) {
+  const TypeId id = column.type->id();
+  return id == TypeId::kUInt8 || id == TypeId::kUInt16 || id == TypeId::kUInt32 || id == TypeId::kUInt64;
+}
+
+// Big-endian two's complement of any width: sign first, then the magnitude
+// bytes after sign extension to a common width.
+std::optional<int> CompareSignedBigEndian(std::string_view a, std::string_view b) {
+  if (a.empty() || b.empty()) return std::nullopt;
+  const bool a_negative = static_cast<int8_t>(a[0]) < 0;
+  const bool b_negative = static_cast<int8_t>(b[0]) < 0;
+  if (a_negative != b_negative) return a_negative ? -1 : 1;
+  const size_t width = std::max(a.size(), b.size());
+  const char fill = a_negative ? '\xff' : '\0';
+  for (size_t i = 0; i < width; ++i) {
+    const auto x = static_cast<uint8_t>(i + a.size() < width ? fill : a[i + a.size() - width]);
+    const auto y = static_cast<uint8_t>(i + b.size() < width ? fill : b[i + b.size() - width]);
+    if (x != y) return x < y ? -1 : 1;
+  }
+  return 0;
+}
+
+std::optional<int> CompareUnsignedBytes(std::string_view a, std::string_view b) {
+  const int c = std::memcmp(a.data(), b.data(), std::min(a.size(), b.size()));
+  if (c != 0) return c < 0 ? -1 : 1;
+  return a.size() < b.size() ? -1 : (a.size() > b.size() ? 1 : 0);
+}
+
+// Whether [min, max] may contain a value v with `op` against `value`.
+bool RangeMayMatch(const ColumnDescriptor& column, ColumnPredicate::Op op, const std::string& value,
+                   const ColumnStatistics& stats) {
+  using Op = ColumnPredicate::Op;
+  // value against the bounds: <0, 0, >0, or kUnknown (no bound, no order).
+  // Plain ints rather than optionals: GCC 12 misreports those as uninitialised.
+  constexpr int kUnknown = 2;
+  const int vs_min = stats.min ? CompareStatisticsValues(column, value, *stats.min).value_or(kUnknown) : kUnknown;
+  const int vs_max = stats.max ? CompareStatisticsValues(column, value, *stats.max).value_or(kUnknown) : kUnknown;
+  const bool has_min = vs_min != kUnknown;
+  const bool has_max = vs_max != kUnknown;
+  switch (op) {
+    case Op::kEq:
+    case Op::kIn:
+      if (has_min && vs_min < 0) return false;  // value < min
+      if (has_max && vs_max > 0) return false;  // value > max
+      return true;
+    case Op::kLt: return !(has_min && vs_min <= 0);   // some v < value needs min < value
+    case Op::kLtEq: return !(has_min && vs_min < 0);  // min <= value
+    case Op::kGt: return !(has_max && vs_max >= 0);   // max > value (a truncated max still bounds)
+    case Op::kGtEq: return !(has_max && vs_max > 0);  // max >= value
+    default: return true;
+  }
+}
+
+}  // namespace
+
+std::string PlainInt32(int32_t value) { return Plain(value); }
+std::string PlainInt64(int64_t value) { return Plain(value); }
+std::string PlainFloat(float value) { return Plain(value); }
+std::string PlainDouble(double value) { return Plain(value); }
+
+std::optional<int> CompareStatisticsValues(const ColumnDescriptor& column, std::string_view a, std::string_view b) {
+  switch (column.physical_type) {
+    case Type::BOOLEAN: return Compare<uint8_t>(a, b);
+    case Type::INT32: return IsUnsigned(column) ? Compare<uint32_t>(a, b) : Compare<int32_t>(a, b);
+    case Type::INT64: return IsUnsigned(column) ? Compare<uint64_t>(a, b) : Compare<int64_t>(a, b);
+    case Type::FLOAT: return Compare<float>(a, b);
+    case Type::DOUBLE: return Compare<double>(a, b);
+    case Type::BYTE_ARRAY:
+    case Type::FIXED_LEN_BYTE_ARRAY:
+      if (column.type->id() == TypeId::kDecimal128) return CompareSignedBigEndian(a, b);
+      if (column.conversion == ValueConversion::kFloat16ToFloat32) return std::nullopt;
+      if (column.physical_type == Type::FIXED_LEN_BYTE_ARRAY && column.type_length == 12 &&
+          column.type->id() == TypeId::kFixedSizeBinary) {
+        return std::nullopt;  // INTERVAL: no order
+      }
+      return CompareUnsignedBytes(a, b);
+    default: return std::nullopt;  // INT96
+  }
+}
+
+bool MayMatch(const ColumnDescriptor& column, const ColumnPredicate& predicate, const ColumnStatistics& stats,
+              int64_t num_values) {
+  using Op = ColumnPredicate::Op;
+  const bool all_null = stats.null_count && num_values >= 0 && *stats.null_count == num_values;
+  switch (predicate.op) {
+    case Op::kIsNull: return !(stats.null_count && *stats.null_count == 0);
+    case Op::kIsNotNull: return !all_null;
+    case Op::kIn:
+      if (all_null) return false;
+      return std::any_of(predicate.values.begin(), predicate.values.end(), [&](const std::string& v) {
+        return RangeMayMatch(column, Op::kIn, v, stats);
+      });
+    default:
+      if (all_null) return false;  // comparisons never match null
+      if (predicate.values.size() != 1) return true;
+      return RangeMayMatch(column, predicate.op, predicate.values[0], stats);
+  }
+}
+
+bool RowGroupMayMatch(const ParquetSchema& schema, const RowGroup& row_group,
+                      const std::vector<ColumnPredicate>& predicates) {
+  for (const ColumnPredicate& p : predicates) {
+    if (p.column < 0 || p.column >= schema.num_columns() ||
+        p.column >= static_cast<int>(row_group.columns.size())) {
+      continue;
+    }
+    const ColumnChunk& chunk = row_group.columns[static_cast<size_t>(p.column)];
+    if (!chunk.meta_data || !chunk.meta_data->statistics) continue;
+    const ColumnDescriptor& column = schema.column(p.column);
+    const ColumnStatistics stats = EffectiveStatistics(column, *chunk.meta_data->statistics);
+    // num_values counts levels; for a flat column that is values, nulls included.
+    const int64_t num_values = column.max_repetition_level == 0 ? chunk.meta_data->num_values : -1;
+    if (!MayMatch(column, p, stats, num_values)) return false;
+  }
+  return true;
+}
+
+std::vector<RowRange> MatchingRowRanges(const ParquetSchema& schema, int64_t num_rows,
+                                        const std::vector<ColumnPredicate>& predicates,
+                                        const std::vector<ColumnPageIndex>& page_index) {
+  std::vector<RowRange> result;
+  if (num_rows > 0) result.push_back(RowRange{0, num_rows});
+  for (size_t i = 0; i < predicates.size() && i < page_index.size(); ++i) {
+    const ColumnPredicate& p = predicates[i];
+    const ColumnPageIndex& index = page_index[i];
+    if (!index.column_index || !index.offset_index || p.column < 0 || p.column >= schema.num_columns()) continue;
+    const ColumnDescriptor& column = schema.column(p.column);
+    const ColumnIndex& ci = *index.column_index;
+    const std::vector<PageLocation>& pages = index.offset_index->page_locations;
+    std::vector<RowRange> kept;
+    for (size_t page = 0; page < pages.size(); ++page) {
+      ColumnStatistics stats;
+      const bool null_page = page < ci.null_pages.size() && ci.null_pages[page];
+      if (!null_page && page < ci.min_values.size() && page < ci.max_values.size()) {
+        stats.min = ci.min_values[page];
+        stats.max = ci.max_values[page];
+      }
+      if (ci.null_counts && page < ci.null_counts->size()) stats.null_count = (*ci.null_counts)[page];
+      const int64_t begin = pages[page].first_row_index;
+      const int64_t end = page + 1 < pages.size() ? pages[page + 1].first_row_index : num_rows;
+      bool may = MayMatch(column, p, stats, -1);
+      if (null_page && p.op != ColumnPredicate::Op::kIsNull) may = false;  // only nulls on the page
+      if (!may || end <= begin) continue;
+      if (!kept.empty() && kept.back().end == begin) {
+        kept.back().end = end;
+      } else {
+        kept.push_back(RowRange{begin, end});
+      }
+    }
+    // Intersect with what the other predicates kept.
+    std::vector<RowRange> both;
+    size_t a = 0, b = 0;
+    while (a < result.size() && b < kept.size()) {
+      const int64_t begin = std::max(result[a].begin, kept[b].begin);
+      const int64_t end = std::min(result[a].end, kept[b].end);
+      if (begin < end) both.push_back(RowRange{begin, end});
+      (result[a].end < kept[b].end) ? ++a : ++b;
+    }
+    result = std::move(both);
+  }
+  return result;
+}
+
+}  // namespace floe::parquet
