@@ -6,6 +6,7 @@
 
 #include "floe/base/strings.h"
 #include "floe/formats/parquet/page_index.h"
+#include "floe/formats/parquet/projection.h"
 #include "floe/formats/parquet/reader/column_reader.h"
 #include "floe/formats/parquet/reader/leaf_batch.h"
 #include "floe/formats/parquet/reader/record_assembler.h"
@@ -43,33 +44,18 @@ Result<std::unique_ptr<ParquetRecordBatchReader>> ParquetRecordBatchReader::Make
   std::unique_ptr<ParquetRecordBatchReader> reader(new ParquetRecordBatchReader(std::move(file), std::move(options)));
   const ParquetFileReader& f = *reader->file_;
   const ParquetSchema& schema = f.schema();
-  const std::vector<FieldPlan>& plans = schema.fields();
   if (reader->options_.columns) {
-    for (const std::string& name : *reader->options_.columns) {
-      const int index = schema.schema().FieldIndex(name);
-      if (index < 0) {
-        return Status::InvalidArgument(
-            StrCat("parquet file ", Quote(f.path()), " has no column ", Quote(name), " (it has: ",
-                   schema.schema().ToString(), ")"));
-      }
-      reader->fields_.push_back(index);
-    }
+    auto plans = ProjectByPaths(schema, *reader->options_.columns);
+    if (!plans.ok()) return plans.status().WithContext(StrCat("parquet file ", Quote(f.path())));
+    reader->plans_ = std::move(*plans);
   } else if (reader->options_.field_ids) {
-    for (const int32_t id : *reader->options_.field_ids) {
-      for (size_t i = 0; i < plans.size(); ++i) {
-        if (plans[i].field.field_id == id) {
-          reader->fields_.push_back(static_cast<int>(i));
-          break;
-        }
-      }
-    }
+    reader->plans_ = ProjectByFieldIds(schema, *reader->options_.field_ids);
   } else {
-    for (size_t i = 0; i < plans.size(); ++i) reader->fields_.push_back(static_cast<int>(i));
+    reader->plans_ = schema.fields();
   }
 
   std::vector<Field> fields;
-  for (const int index : reader->fields_) {
-    const FieldPlan& plan = plans[static_cast<size_t>(index)];
+  for (const FieldPlan& plan : reader->plans_) {
     fields.push_back(plan.field);
     for (const int column : schema.ColumnsOf(plan)) reader->columns_.push_back(column);
   }
@@ -328,9 +314,8 @@ Result<std::optional<RecordBatch>> ParquetRecordBatchReader::Next() {
     }
     if (want == 0) continue;
     std::vector<Array> arrays;
-    arrays.reserve(fields_.size());
-    for (const int index : fields_) {
-      const FieldPlan& plan = file_->schema().fields()[static_cast<size_t>(index)];
+    arrays.reserve(plans_.size());
+    for (const FieldPlan& plan : plans_) {
       auto array = AssembleField(plan, rg.by_column, file_->schema().columns(), want);
       if (!array.ok()) {
         return array.status().WithContext(

@@ -34,10 +34,12 @@ struct RowRange {
 };
 
 struct ScanOptions {
-  // Top-level fields to read, by name, in this order. Unset: every field.
+  // Fields to read, by dotted path ("id", "address.city"), top-level fields
+  // in the order first named; nested selections prune structs (projection.h).
+  // Unset: every field.
   std::optional<std::vector<std::string>> columns;
-  // Top-level fields to read, by field id (Iceberg), in this order; applies
-  // when `columns` is unset. Ids the file lacks are skipped: a reader of an
+  // Fields to read by field id (Iceberg), at any depth; applies when
+  // `columns` is unset. Ids the file lacks select nothing: a reader of an
   // evolved table fills those columns itself.
   std::optional<std::vector<int32_t>> field_ids;
   // Rows per batch (the last of a row group may be shorter).
@@ -103,7 +105,7 @@ class ParquetRecordBatchReader : public RecordBatchReader {
   std::shared_ptr<const ParquetFileReader> file_;
   ScanOptions options_;
   std::shared_ptr<const Schema> schema_;
-  std::vector<int> fields_;   // indices into file_->schema().fields()
+  std::vector<FieldPlan> plans_;  // the projected fields (projection.h)
   std::vector<int> columns_;  // the leaf columns of those fields, ascending
   std::vector<int> row_groups_;
   size_t next_row_group_ = 0;
