@@ -134,8 +134,17 @@ Result<HttpResponse> S3Client::Execute(Call& call) {
         continue;
       }
     }
+    if (Is2xx(r->status) && !call.bucket.empty()) {
+      std::lock_guard lock(stats_mutex_);
+      known_buckets_.insert(call.bucket);
+    }
     return r;
   }
+}
+
+bool S3Client::BucketKnown(const std::string& bucket) const {
+  std::lock_guard lock(stats_mutex_);
+  return known_buckets_.count(bucket) > 0;
 }
 
 Status S3Client::ErrorFor(const Call& call, const HttpResponse& response) const {
@@ -176,9 +185,10 @@ Result<S3ObjectInfo> S3Client::HeadObject(const std::string& bucket, const std::
   Call call{.method = "HEAD", .bucket = bucket, .key = key};
   FLOE_ASSIGN_OR_RETURN(HttpResponse r, Execute(call));
   if (!Is2xx(r.status)) {
-    if (r.status == 404 || r.status == 403 || r.status == 400) {
+    if ((r.status == 404 && !BucketKnown(bucket)) || r.status == 403 || r.status == 400) {
       // HEAD answers carry no body; a one-byte GET says which error it was
-      // (no such bucket vs key, which credential is wrong).
+      // (no such bucket vs key, which credential is wrong). A 404 in a bucket
+      // that has answered before is a missing key: no second request.
       Call probe{.method = "GET", .bucket = bucket, .key = key, .headers = {{"range", "bytes=0-0"}}};
       uint8_t byte;
       probe.body_out = &byte;

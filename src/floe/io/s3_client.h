@@ -18,6 +18,8 @@
 
 #include <cstdint>
 #include <memory>
+#include <mutex>
+#include <set>
 #include <span>
 #include <string>
 #include <vector>
@@ -114,8 +116,12 @@ class S3Client {
   SigV4Signer signer_;
   RetryPolicy retry_;
   HttpClient http_;
+  // Whether a request to `bucket` has succeeded before (so it exists).
+  bool BucketKnown(const std::string& bucket) const;
+
   mutable std::mutex stats_mutex_;
-  S3ClientStats stats_;  // guarded by stats_mutex_
+  S3ClientStats stats_;                  // guarded by stats_mutex_
+  std::set<std::string> known_buckets_;  // guarded by stats_mutex_
 };
 
 }  // namespace floe
