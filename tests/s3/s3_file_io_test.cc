@@ -214,6 +214,28 @@ TEST_F(S3Test, SchemesResolveThroughFileIOForLocationFromTheEnvironment) {
   EXPECT_EQ((*from_props)->ReadAll(At("env/k"))->view(), "via env");
 }
 
+TEST_F(S3Test, VirtualHostedAddressingReachesTheSameBucket) {
+  // moto's server mode does not route bucket subdomains; RGW does with
+  // `rgw dns name = localhost` (s3_test_server.sh).
+  if (S3TestServer::kind() != "rgw") GTEST_SKIP() << "needs a server that routes bucket.localhost";
+  ASSERT_TRUE(io_->WriteAll(At("vh/path-style"), std::string_view("written path-style")).ok());
+  auto client = ClientWith([](S3Config& c) {
+    c.endpoint = "http://localhost:" + std::to_string(S3TestServer::port());
+    c.path_style = false;
+  });
+  EXPECT_FALSE(client->endpoint().BucketInPath(bucket_));
+  EXPECT_EQ(client->endpoint().HostFor(bucket_), bucket_ + ".localhost:" + std::to_string(S3TestServer::port()));
+  auto io = NewS3FileIOWithClient(client);
+  auto read = io->ReadAll(At("vh/path-style"));
+  ASSERT_TRUE(read.ok()) << read.status().ToString();
+  EXPECT_EQ(read->view(), "written path-style");
+  ASSERT_TRUE(io->WriteAll(At("vh/virtual"), std::string_view("written virtual-hosted")).ok());
+  EXPECT_EQ(ReadString(At("vh/virtual")), "written virtual-hosted");
+  auto listed = io->ListAll(At("vh/"));
+  ASSERT_TRUE(listed.ok()) << listed.status().ToString();
+  EXPECT_EQ(listed->size(), 2u);
+}
+
 TEST_F(S3Test, TracingShowsEveryRequestWithBytes) {
   auto trace = std::make_shared<IoTrace>();
   TracingFileIO traced(io_, trace);
