@@ -230,6 +230,7 @@ Status S3Client::GetObjectRange(const std::string& bucket, const std::string& ke
       return Status::IOError(StrCat("GET ", Target(bucket, key), " bytes=", offset, "-", offset + length - 1,
                                     ": got ", r.body_out_bytes, " of ", length, " bytes"));
     }
+    std::this_thread::sleep_for(retry_.Delay(call.attempts));
   }
 }
 

@@ -253,22 +253,30 @@ class S3FileIO final : public FileIO {
       by_bucket[loc.bucket].push_back(loc.key);
       scheme_of[loc.bucket] = loc.scheme;
     }
+    // Every batch is tried, as the FileIO contract says; the first error wins.
+    Status first;
+    auto note = [&first](Status st) {
+      if (!st.ok() && first.ok()) first = std::move(st);
+    };
     for (const auto& [bucket, keys] : by_bucket) {
       for (size_t i = 0; i < keys.size(); i += 1000) {
         std::vector<std::string> chunk(keys.begin() + static_cast<std::ptrdiff_t>(i),
                                        keys.begin() + static_cast<std::ptrdiff_t>(std::min(keys.size(), i + 1000)));
-        FLOE_ASSIGN_OR_RETURN(auto failures, client_->DeleteObjects(bucket, chunk));
-        for (const auto& f : failures) {
+        auto failures = client_->DeleteObjects(bucket, chunk);
+        if (!failures.ok()) {
+          note(failures.status());
+          continue;
+        }
+        for (const auto& f : *failures) {
           if (f.code == "NoSuchKey") continue;
           const std::string name = Quote(StrCat(scheme_of[bucket], "://", bucket, "/", f.key));
-          if (f.code == "AccessDenied") {
-            return Status::PermissionDenied(StrCat("access denied: DELETE ", name, " (", f.message, ")"));
-          }
-          return Status::IOError(StrCat("DELETE ", name, " failed: ", f.code, ": ", f.message));
+          note(f.code == "AccessDenied"
+                   ? Status::PermissionDenied(StrCat("access denied: DELETE ", name, " (", f.message, ")"))
+                   : Status::IOError(StrCat("DELETE ", name, " failed: ", f.code, ": ", f.message)));
         }
       }
     }
-    return Status::OK();
+    return first;
   }
 
   Result<ListPage> List(const std::string& prefix, const ListOptions& options) override {
