@@ -71,6 +71,7 @@ TEST_F(S3Test, ServerStoppedMidMultipartGivesCleanErrorAndNoObject) {
   Status close = append.ok() ? (*out)->Close() : append;
   S3TestServer::StartGateway();
 
+  RecordProperty("close_error", close.ToString());
   ASSERT_TRUE(close.IsIOError()) << close.ToString();
   EXPECT_EQ(close.message().find('\n'), std::string::npos) << close.message();
   EXPECT_NE(close.message().find(At("interrupted")), std::string::npos) << close.message();

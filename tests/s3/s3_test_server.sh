@@ -64,9 +64,12 @@ case "$cmd" in
   start)
     case "$kind" in
       moto)
-        command -v moto_server >/dev/null || { echo "s3_test_server: moto_server not found: run dev/setup" >&2; exit 1; }
+        moto=$(command -v moto_server || true)
+        repo_moto="$(cd "$(dirname "$0")/../.." && pwd)/dev/tools/moto/bin/moto_server"
+        [ -n "$moto" ] || [ ! -x "$repo_moto" ] || moto=$repo_moto
+        [ -n "$moto" ] || { echo "s3_test_server: moto_server not found: run make setup" >&2; exit 1; }
         port=$(free_port)
-        moto_server -H 127.0.0.1 -p "$port" >"$dir/moto.log" 2>&1 &
+        "$moto" -H 127.0.0.1 -p "$port" >"$dir/moto.log" 2>&1 &
         echo $! >"$dir/moto.pid"
         wait_http "http://127.0.0.1:$port/" 30 || { echo "s3_test_server: moto did not start; see $dir/moto.log" >&2; exit 1; }
         echo "http://127.0.0.1:$port"
