@@ -3,6 +3,7 @@
 #include <curl/curl.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cstring>
 
 #include "floe/base/strings.h"
@@ -33,6 +34,7 @@ size_t ReadBody(char* buffer, size_t size, size_t nitems, void* userdata) {
   auto* t = static_cast<Transfer*>(userdata);
   const auto body = t->request->body;
   const size_t n = std::min(size * nitems, body.size() - t->upload_pos);
+  if (n == 0) return 0;  // an empty body may have a null data pointer
   std::memcpy(buffer, body.data() + t->upload_pos, n);
   t->upload_pos += n;
   return n;

@@ -4,9 +4,9 @@
 // each ReadInto() is one ranged GET written straight into the caller's
 // memory. Writes: an OutputStream gathers one part in memory; an object that
 // fits is one PUT at Close() (so nothing is visible before), a larger one
-// becomes a multipart upload whose parts go up in parallel on the I/O pool
-// while the caller keeps appending, at most max_parallel_parts at a time.
-// Any failure aborts the upload, so no object and no billed parts remain; if
+// becomes a multipart upload whose parts go up in parallel on a pool of
+// their own while the caller keeps appending, at most max_parallel_parts at
+// a time. Any failure aborts the upload, so no object and no billed parts remain; if
 // the abort itself cannot reach the server, Abort() tries again.
 
 #include "floe/io/s3_file_io.h"
@@ -17,7 +17,7 @@
 
 #include "floe/base/strings.h"
 #include "floe/io/aws_config.h"
-#include "floe/io/io_thread_pool.h"
+#include "floe/base/thread_pool.h"
 #include "floe/io/s3_client.h"
 #include "floe/io/s3_file_io_internal.h"
 #include "floe/io/s3_location.h"
@@ -25,6 +25,14 @@
 
 namespace floe {
 namespace {
+
+// Part uploads run on their own threads: a writer blocked waiting for a
+// free upload slot may itself be a task on the I/O or compute pool, and its
+// parts must never queue behind it.
+ThreadPool& UploadThreadPool() {
+  static ThreadPool* pool = new ThreadPool(16);  // never destroyed: tasks may run during exit
+  return *pool;
+}
 
 class S3RandomAccessFile final : public RandomAccessFile {
  public:
@@ -152,7 +160,7 @@ class S3OutputStream final : public OutputStream {
       part_number = static_cast<int>(etags_.size());
       ++in_flight_;
     }
-    IoThreadPool().Submit([this, body, part_number, upload_id = upload_id_] {
+    UploadThreadPool().Submit([this, body, part_number, upload_id = upload_id_] {
       auto etag = client_->UploadPart(location_.bucket, location_.key, upload_id, part_number,
                                       std::span<const uint8_t>(body->data(), body->size()));
       std::lock_guard lock(mutex_);
