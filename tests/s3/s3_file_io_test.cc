@@ -186,6 +186,21 @@ TEST_F(S3Test, TransientServerErrorsAreRetriedWithBackoff) {
   EXPECT_NE(failed.status().message().find(At("r")), std::string::npos) << failed.status().message();
 }
 
+TEST_F(S3Test, SequentialRequestsReuseOneConnection) {
+  if (S3TestServer::kind() == "moto") GTEST_SKIP() << "moto answers every request with Connection: close";
+  ASSERT_TRUE(io_->WriteAll(At("warm"), std::string_view(Pattern(100000))).ok());
+  TcpProxy proxy(S3TestServer::port());
+  auto client = ClientWith([&](S3Config& c) { c.endpoint = "http://127.0.0.1:" + std::to_string(proxy.port()); });
+  auto io = NewS3FileIOWithClient(client);
+  auto file = io->OpenRead(At("warm"));
+  ASSERT_TRUE(file.ok());
+  for (int i = 0; i < 20; ++i) ASSERT_TRUE((*file)->Read(i * 1000, 1000).ok());
+  ASSERT_TRUE(io->WriteAll(At("warm2"), std::string_view("x")).ok());
+  ASSERT_TRUE(io->List(At("")).ok());
+  EXPECT_EQ(client->stats().requests, 23);
+  EXPECT_EQ(proxy.connections(), 1);
+}
+
 TEST_F(S3Test, SchemesResolveThroughFileIOForLocationFromTheEnvironment) {
   ASSERT_TRUE(io_->WriteAll(At("env/k"), std::string_view("via env")).ok());
   setenv("AWS_ENDPOINT_URL_S3", S3TestServer::endpoint().c_str(), 1);

@@ -191,12 +191,11 @@ Result<HttpResponse> HttpClient::Send(const HttpRequest& request, TransportFailu
                      : TransportFailure::kOutcomeUnknown;
     }
     if (t.overflow) {
-      return Status::IOError(StrCat(request.method, " ", request.url, ": the response body is larger than ",
+      return Status::IOError(StrCat("the response body is larger than the ",
                                     t.to_caller ? request.body_out_capacity : options_.max_buffered_body,
                                     " bytes expected"));
     }
-    return Status::IOError(
-        StrCat(request.method, " ", request.url, ": ", error[0] != 0 ? error : curl_easy_strerror(rc)));
+    return Status::IOError(error[0] != 0 ? std::string(error) : std::string(curl_easy_strerror(rc)));
   }
   return response;
 }

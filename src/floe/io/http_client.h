@@ -70,9 +70,9 @@ class HttpClient {
   HttpClient& operator=(const HttpClient&) = delete;
 
   // Sends `request`; any HTTP status is a success here (the caller maps it).
-  // IOError naming the method and URL on a transport failure (refused
-  // connection, timeout, reset), with *failure saying whether the request
-  // may have taken effect.
+  // IOError with libcurl's description on a transport failure (refused
+  // connection, timeout, reset; the caller names the request), with
+  // *failure saying whether the request may have taken effect.
   Result<HttpResponse> Send(const HttpRequest& request, TransportFailure* failure = nullptr);
 
  private:

@@ -328,7 +328,9 @@ Result<std::string> S3Client::UploadPart(const std::string& bucket, const std::s
             .key = key,
             .query = {{"partNumber", StrCat(part_number)}, {"uploadId", upload_id}},
             .body = body};
-  FLOE_ASSIGN_OR_RETURN(HttpResponse r, Execute(call));
+  auto sent = Execute(call);
+  if (!sent.ok()) return sent.status().WithContext(StrCat("part ", part_number));
+  const HttpResponse& r = *sent;
   if (!Is2xx(r.status)) return ErrorFor(call, r).WithContext(StrCat("part ", part_number));
   std::string etag(r.Header("etag"));
   if (etag.empty()) return Status::IOError(StrCat("UploadPart ", part_number, " of ", Target(bucket, key), " returned no ETag"));

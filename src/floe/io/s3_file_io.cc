@@ -193,9 +193,9 @@ class S3OutputStream final : public OutputStream {
       upload_id_.clear();
       return Status(cause.code(), StrCat(cause.message(), "; the multipart upload of ", Quote(path_), " was aborted"));
     }
-    return Status(cause.code(), StrCat(cause.message(), "; aborting multipart upload ", Quote(upload_id_),
-                                       " failed too (Abort() retries; a bucket lifecycle rule removes it): ",
-                                       abort.message()));
+    return Status(cause.code(), StrCat(cause.message(), "; the multipart upload ", Quote(upload_id_),
+                                       " could not be aborted either (Abort() retries; a bucket lifecycle rule ",
+                                       "removes it): ", abort.message()));
   }
 
   std::shared_ptr<S3Client> client_;
