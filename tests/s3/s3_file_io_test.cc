@@ -174,6 +174,15 @@ TEST_F(S3Test, TransientServerErrorsAreRetriedWithBackoff) {
   ASSERT_TRUE(data.ok()) << data.status().ToString();
   EXPECT_EQ(data->view(), "retried");
   EXPECT_EQ(client->stats().retries, 2);
+  // A connection cut as the answer starts: GET is idempotent, so it is resent.
+  auto cut = ClientWith([&](S3Config& c) { c.endpoint = "http://127.0.0.1:" + std::to_string(proxy.port()); });
+  auto file = NewS3FileIOWithClient(cut)->OpenRead(At("r"), OpenReadOptions{.size = 7});
+  ASSERT_TRUE(file.ok());
+  proxy.Queue(TcpProxy::Mode::kDropResponse);
+  auto part = (*file)->Read(2, 5);
+  ASSERT_TRUE(part.ok()) << part.status().ToString();
+  EXPECT_EQ(part->view(), "tried");
+  EXPECT_EQ(cut->stats().retries, 1);
   // Out of attempts: the error says so, once, naming the object.
   proxy.Queue(TcpProxy::Mode::kSlowDown, 3);
   auto few = ClientWith([&](S3Config& c) {
