@@ -4,9 +4,11 @@
 
 #include <unistd.h>
 
+#include <chrono>
 #include <string>
 
 #include "s3_fixture.h"
+#include "testing/tcp_proxy.h"
 
 namespace floe::testing {
 namespace {
@@ -62,6 +64,23 @@ TEST_F(S3Test, AnotherAccountsBucketIsAccessDenied) {
   ExpectOneLine(read.status());
   Status write = other->WriteAll(At("intruder"), std::string_view("x"));
   EXPECT_TRUE(write.IsPermissionDenied()) << write.ToString();
+}
+
+TEST_F(S3Test, HungServerTimesOutInsteadOfBlocking) {
+  TcpProxy proxy(S3TestServer::port());
+  proxy.Queue(TcpProxy::Mode::kHang, 2);
+  auto io = NewS3FileIOWithClient(ClientWith([&](S3Config& c) {
+    c.endpoint = "http://127.0.0.1:" + std::to_string(proxy.port());
+    c.request_timeout_ms = 300;
+    c.max_attempts = 2;
+  }));
+  const auto start = std::chrono::steady_clock::now();
+  auto st = io->Stat(At("k"));
+  const auto elapsed = std::chrono::steady_clock::now() - start;
+  EXPECT_TRUE(st.status().IsIOError()) << st.status().ToString();
+  EXPECT_NE(st.status().message().find("timed out"), std::string::npos) << st.status().message();
+  EXPECT_LT(elapsed, std::chrono::seconds(5));
+  ExpectOneLine(st.status());
 }
 
 TEST_F(S3Test, UnreachableEndpointIsAnIOErrorNamingTheObject) {

@@ -78,6 +78,14 @@ void TcpProxy::AcceptLoop() {
 
 void TcpProxy::Serve(int client, Mode mode) {
   char buf[64 * 1024];
+  if (mode == Mode::kHang) {
+    while (!stopping_) {
+      pollfd p{client, POLLIN, 0};
+      if (::poll(&p, 1, 100) > 0 && ::recv(client, buf, sizeof buf, 0) <= 0) break;
+    }
+    ::close(client);
+    return;
+  }
   if (mode == Mode::kSlowDown) {
     // Read the request head, answer, close. The body (if any) is dropped.
     std::string head;

@@ -3,8 +3,9 @@
 //
 // Each accepted connection takes the mode queued for it at accept time:
 // forward normally, forward the request but cut the connection when the
-// answer starts (the request took effect, the client never hears so), or
-// answer "503 Slow Down" without reaching the server. Clients that reuse
+// answer starts (the request took effect, the client never hears so),
+// answer "503 Slow Down" without reaching the server, or swallow the request
+// and never answer (a hung server). Clients that reuse
 // connections see a mode only on a new connection.
 
 #pragma once
@@ -19,7 +20,7 @@ namespace floe::testing {
 
 class TcpProxy {
  public:
-  enum class Mode { kForward, kDropResponse, kSlowDown };
+  enum class Mode { kForward, kDropResponse, kSlowDown, kHang };
 
   explicit TcpProxy(int upstream_port);
   ~TcpProxy();
