@@ -22,6 +22,10 @@ TEST_F(S3Test, PutIfAbsentCreatesOnceThenAlreadyExists) {
 }
 
 TEST_F(S3Test, ThirtyTwoConcurrentPutIfAbsentHaveExactlyOneWinner) {
+  // moto 5.2.1 checks If-None-Match and stores without a lock: 32 plain HTTP
+  // writers (no floe code) get two 200s in about one round of ten on a
+  // loaded machine. The atomicity proof needs the real store.
+  if (S3TestServer::kind() != "rgw") GTEST_SKIP() << "moto's conditional PUT is not atomic under contention";
   constexpr int kWriters = 32;
   std::vector<Status> results(kWriters);
   std::atomic<bool> go{false};
