@@ -6,6 +6,8 @@
 
 #include "floe/base/strings.h"
 #include "floe/base/thread_pool.h"
+#include "floe/io/io_thread_pool.h"
+#include "floe/io/s3_file_io.h"
 
 namespace floe {
 
@@ -62,7 +64,7 @@ Result<std::vector<Buffer>> RandomAccessFile::ReadRanges(std::span<const ReadRan
           FLOE_ASSIGN_OR_RETURN(fetched[i], Read(requests[i].offset, requests[i].length));
           return Status::OK();
         },
-        ParallelForOptions{.grain = 1, .max_parallelism = max_parallel_reads()}));
+        ParallelForOptions{.grain = 1, .max_parallelism = max_parallel_reads()}, IoThreadPool()));
   } else {
     for (size_t i = 0; i < requests.size(); ++i) {
       FLOE_ASSIGN_OR_RETURN(fetched[i], Read(requests[i].offset, requests[i].length));
@@ -181,6 +183,18 @@ SchemeRegistry& Registry() {
   return *registry;
 }
 
+// The schemes built into this library, registered on first lookup rather
+// than by static initialisers (which a static library's linker may drop).
+// A factory the application registered first is kept.
+void RegisterBuiltInSchemes() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    auto& reg = Registry();
+    std::lock_guard lock(reg.mutex);
+    for (const char* scheme : {"s3", "s3a"}) reg.factories.try_emplace(scheme, S3FileIOForLocation);
+  });
+}
+
 }  // namespace
 
 void RegisterFileIOScheme(std::string scheme, FileIOFactory factory) {
@@ -199,13 +213,17 @@ Result<std::shared_ptr<FileIO>> FileIOForLocation(std::string_view location) {
     static const std::shared_ptr<FileIO> memory = NewMemoryFileIO();
     return memory;
   }
+  RegisterBuiltInSchemes();
+  FileIOFactory factory;
   {
     auto& reg = Registry();
     std::lock_guard lock(reg.mutex);
     auto it = reg.factories.find(scheme);
-    if (it != reg.factories.end()) return it->second(location);
+    if (it != reg.factories.end()) factory = it->second;
   }
-  if (scheme == "s3" || scheme == "s3a" || scheme == "gs" || scheme == "abfs" || scheme == "abfss") {
+  // Called outside the lock: a factory may itself resolve locations.
+  if (factory) return factory(location);
+  if (scheme == "gs" || scheme == "abfs" || scheme == "abfss") {
     return Status::Unsupported(StrCat("storage scheme '", scheme, "' of location ", Quote(location),
                                       " is not available in this build"));
   }

@@ -1,0 +1,63 @@
+// A fresh bucket on the test server per test, with a client and an S3
+// FileIO on it.
+
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <string>
+
+#include "floe/io/file_io.h"
+#include "floe/io/s3_client.h"
+#include "floe/io/s3_file_io_internal.h"
+#include "s3_test_server.h"
+
+namespace floe::testing {
+
+class S3Test : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    auto client = S3Client::Make(S3TestServer::Config());
+    ASSERT_TRUE(client.ok()) << client.status().ToString();
+    client_ = *client;
+    bucket_ = S3TestServer::NewBucket(*client_, ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    io_ = NewS3FileIOWithClient(client_);
+    root_ = "s3://" + bucket_ + "/";
+  }
+
+  std::string At(const std::string& key) const { return root_ + key; }
+
+  // A client with a modified configuration (same server).
+  template <typename Fn>
+  std::shared_ptr<S3Client> ClientWith(Fn&& modify) {
+    S3Config config = S3TestServer::Config();
+    modify(config);
+    auto client = S3Client::Make(config);
+    EXPECT_TRUE(client.ok()) << client.status().ToString();
+    return client.ok() ? *client : nullptr;
+  }
+
+  std::string ReadString(const std::string& path) {
+    auto buf = io_->ReadAll(path);
+    EXPECT_TRUE(buf.ok()) << buf.status().ToString();
+    return buf.ok() ? std::string(buf->view()) : "";
+  }
+
+  static std::string Pattern(size_t n, uint32_t seed = 1) {
+    std::string s(n, '\0');
+    uint32_t x = seed * 2654435761u + 1;
+    for (size_t i = 0; i < n; ++i) {
+      x = x * 1103515245u + 12345u;
+      s[i] = static_cast<char>(x >> 24);
+    }
+    return s;
+  }
+
+  std::shared_ptr<S3Client> client_;
+  std::shared_ptr<FileIO> io_;
+  std::string bucket_;
+  std::string root_;
+};
+
+}  // namespace floe::testing
