@@ -330,5 +330,20 @@ TEST(AvroResolutionTest, NestedRecordsMapsAndArraysResolveByIdToo) {
   EXPECT_EQ(df.field(0).children()[1], Datum::Record({Datum::Long(40), Datum::Int(2)}));
 }
 
+TEST(AvroResolutionTest, UnionBranchesPreferTheSameNamedType) {
+  auto writer = MustParse(R"(["null",{"type":"record","name":"b","fields":[{"name":"y","type":"long"}]}])");
+  auto reader = MustParse(R"([{"type":"record","name":"a","fields":[{"name":"y","type":"long","default":1}]},
+                              {"type":"record","name":"b","fields":[{"name":"y","type":"long"}]},"null"])");
+  Datum value = Datum::Record({Datum::Long(9)});
+  value.set_branch(1);
+  Result<Datum> out = ReadAs(*writer, *reader, EncodeRow(*writer, value));
+  ASSERT_TRUE(out.ok()) << out.status().ToString();
+  EXPECT_EQ(*out, Datum::Record({Datum::Long(9)}));
+  EXPECT_EQ(out->branch(), 1);
+  Result<Datum> null = ReadAs(*writer, *reader, EncodeRow(*writer, Datum::Null()));
+  ASSERT_TRUE(null.ok());
+  EXPECT_EQ(null->branch(), 2);
+}
+
 }  // namespace
 }  // namespace floe::avro

@@ -161,6 +161,7 @@ TEST(AvroSchemaTest, RejectsInvalidSchemasAsCorrupt) {
       R"({"type":"array"})",
       R"({"type":"map","values":"nope"})",
       R"({"type":"record","name":"int","fields":[]})",
+      R"({"type":"enum","name":"e","symbols":["A"],"default":"B"})",
   };
   for (const char* json : bad) {
     SCOPED_TRACE(json);

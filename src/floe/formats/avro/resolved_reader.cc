@@ -86,9 +86,13 @@ class Planner {
       return Status::OK();
     }
     if (r.type() == Type::kUnion) {
-      for (bool promote : {false, true}) {
+      // First a branch of the same type and name, then of the same type,
+      // then one the writer's type promotes to.
+      for (int pass = 0; pass < 3; ++pass) {
         for (size_t i = 0; i < r.branches().size(); ++i) {
-          if (!Matches(w, *r.branches()[i], promote)) continue;
+          const Node& rb = *r.branches()[i];
+          if (!Matches(w, rb, pass == 2)) continue;
+          if (pass == 0 && w.is_named() && w.full_name() != rb.full_name()) continue;
           s->op = Step::Op::kReaderUnion;
           s->reader_branch = static_cast<int>(i);
           FLOE_ASSIGN_OR_RETURN(s->inner, Plan(w, *r.branches()[i], path));

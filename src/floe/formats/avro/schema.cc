@@ -269,7 +269,12 @@ class SchemaParser {
         n->symbols_.emplace_back(sym);
       }
       std::string_view def;
-      if (obj["default"].get_string().get(def) == simdjson::SUCCESS) n->enum_default_ = std::string(def);
+      if (obj["default"].get_string().get(def) == simdjson::SUCCESS) {
+        if (!seen.count(def)) {
+          return Status::Corrupt(StrCat(where, ": enum ", Quote(n->full_name()), " default ", Quote(def), " is not a symbol"));
+        }
+        n->enum_default_ = std::string(def);
+      }
     } else if (type_name == "array" || type_name == "map") {
       const bool is_array = type_name == "array";
       n = NewNode(is_array ? Type::kArray : Type::kMap);
