@@ -368,8 +368,20 @@ std::string_view KindName(DatumKind k) {
   return kNames[static_cast<size_t>(k)];
 }
 
-Status Encode(const Node& n, const Datum& v, Encoder* e, const std::string& path, int depth) {
-  if (depth > kMaxNestingDepth) return Status::InvalidArgument(StrCat(path, ": value nests too deep"));
+// The path to a value, rendered only when an error names it.
+struct Path {
+  const Path* parent = nullptr;
+  std::string_view field;  // empty: an item
+  size_t index = 0;
+  std::string ToString() const {
+    std::string prefix = parent ? parent->ToString() : "value";
+    return field.empty() ? StrCat(prefix, "[", index, "]") : StrCat(prefix, ".", field);
+  }
+};
+
+Status Encode(const Node& n, const Datum& v, Encoder* e, const Path* path_node, int depth) {
+  const auto path = [path_node]() { return path_node ? path_node->ToString() : std::string("value"); };
+  if (depth > kMaxNestingDepth) return Status::InvalidArgument(StrCat(path(), ": value nests too deep"));
   if (n.type() == Type::kUnion) {
     int chosen = -1;
     const int hint = v.branch();
@@ -380,13 +392,13 @@ Status Encode(const Node& n, const Datum& v, Encoder* e, const std::string& path
         if (Fits(*n.branches()[i], v)) chosen = static_cast<int>(i);
       }
     }
-    if (chosen < 0) return Status::InvalidArgument(StrCat(path, ": no union branch fits a ", KindName(v.kind())));
+    if (chosen < 0) return Status::InvalidArgument(StrCat(path(), ": no union branch fits a ", KindName(v.kind())));
     e->WriteLong(chosen);
-    return Encode(*n.branches()[static_cast<size_t>(chosen)], v, e, path, depth + 1);
+    return Encode(*n.branches()[static_cast<size_t>(chosen)], v, e, path_node, depth + 1);
   }
   if (!Fits(n, v)) {
     return Status::InvalidArgument(
-        StrCat(path, ": a ", KindName(v.kind()), " value does not fit Avro type ", TypeName(n.type()),
+        StrCat(path(), ": a ", KindName(v.kind()), " value does not fit Avro type ", TypeName(n.type()),
                n.type() == Type::kRecord ? StrCat(" with ", n.fields().size(), " fields") : std::string()));
   }
   switch (n.type()) {
@@ -401,13 +413,14 @@ Status Encode(const Node& n, const Datum& v, Encoder* e, const std::string& path
     case Type::kFixed: e->WriteFixed(v.bytes_value()); return Status::OK();
     case Type::kEnum:
       if (v.enum_index() < 0 || static_cast<size_t>(v.enum_index()) >= n.symbols().size()) {
-        return Status::InvalidArgument(StrCat(path, ": enum index ", v.enum_index(), " out of range"));
+        return Status::InvalidArgument(StrCat(path(), ": enum index ", v.enum_index(), " out of range"));
       }
       e->WriteInt(v.enum_index());
       return Status::OK();
     case Type::kRecord:
       for (size_t i = 0; i < n.fields().size(); ++i) {
-        FLOE_RETURN_IF_ERROR(Encode(*n.fields()[i].type, v.field(i), e, StrCat(path, ".", n.fields()[i].name), depth + 1));
+        const Path child{path_node, n.fields()[i].name, 0};
+        FLOE_RETURN_IF_ERROR(Encode(*n.fields()[i].type, v.field(i), e, &child, depth + 1));
       }
       return Status::OK();
     case Type::kArray:
@@ -417,7 +430,8 @@ Status Encode(const Node& n, const Datum& v, Encoder* e, const std::string& path
         e->WriteLong(static_cast<int64_t>(v.children().size()));
         for (size_t i = 0; i < v.children().size(); ++i) {
           if (is_map) e->WriteBytes(v.map_keys()[i]);
-          FLOE_RETURN_IF_ERROR(Encode(*n.items(), v.children()[i], e, StrCat(path, "[", i, "]"), depth + 1));
+          const Path child{path_node, {}, i};
+          FLOE_RETURN_IF_ERROR(Encode(*n.items(), v.children()[i], e, &child, depth + 1));
         }
       }
       e->WriteLong(0);
@@ -431,7 +445,7 @@ Status Encode(const Node& n, const Datum& v, Encoder* e, const std::string& path
 }  // namespace
 
 Status EncodeDatum(const Node& schema, const Datum& datum, Encoder* encoder) {
-  return Encode(schema, datum, encoder, "value", 0);
+  return Encode(schema, datum, encoder, nullptr, 0);
 }
 
 // ---------------------------------------------------------------------------
