@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "floe/formats/avro/container_reader.h"
+#include "floe/io/tracing_file_io.h"
 #include "formats/avro_test_util.h"
 
 namespace floe::avro {
@@ -149,6 +150,20 @@ TEST(AvroFixturesTest, LargeUncompressedManifestStreamsAllRows) {
   }
   EXPECT_EQ(n, 5000);
   EXPECT_EQ(last_path, "s3://fake-bucket/d/0000004999/t.parquet");
+}
+
+TEST(AvroFixturesTest, SmallManifestTakesOneRead) {
+  const std::string path = Persistent("partition_integer/metadata/b1dda674-423f-4f23-b00d-92b608b07a38-m0.avro");
+  auto trace = std::make_shared<IoTrace>();
+  TracingFileIO io(NewLocalFileIO(), trace);
+  auto r = ContainerReader::Open(io, path);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  Result<std::vector<Datum>> rows = (*r)->ReadAll();
+  ASSERT_TRUE(rows.ok());
+  EXPECT_EQ(rows->size(), 2u);
+  const IoTotals totals = trace->totals();
+  EXPECT_EQ(totals.gets, 1) << trace->Format();
+  EXPECT_EQ(totals.bytes_read, 7032);  // the manifest_length its manifest list records
 }
 
 // A floe-side model of manifest_file (v2 names), read from v1 and v2 files
