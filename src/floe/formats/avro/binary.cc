@@ -10,7 +10,7 @@ Status Decoder::Truncated(std::string_view what) const {
   return Status::Corrupt(StrCat(what, " at offset ", pos_, " runs past the end (", remaining(), " bytes left)"));
 }
 
-Status Decoder::ReadLong(int64_t* out) {
+Status Decoder::ReadLongSlow(int64_t* out) {
   uint64_t v = 0;
   for (int shift = 0, i = 0; i < 10; ++i, shift += 7) {
     if (pos_ >= size_) return Truncated("varint");

@@ -32,7 +32,15 @@ class Decoder {
   bool at_end() const { return pos_ == size_; }
 
   // A zigzag varint of at most 10 bytes; an int must also fit in 32 bits.
-  Status ReadLong(int64_t* out);
+  Status ReadLong(int64_t* out) {
+    // Most values in manifests (ids, counts, lengths) fit in one byte.
+    if (pos_ < size_ && data_[pos_] < 0x80) {
+      const uint64_t v = data_[pos_++];
+      *out = static_cast<int64_t>((v >> 1) ^ (~(v & 1) + 1));
+      return Status::OK();
+    }
+    return ReadLongSlow(out);
+  }
   Status ReadInt(int32_t* out);
   // One byte, 0 or 1 (anything else is Corrupt).
   Status ReadBoolean(bool* out);
@@ -49,6 +57,7 @@ class Decoder {
   Status Skip(size_t n);
 
  private:
+  Status ReadLongSlow(int64_t* out);
   Status Truncated(std::string_view what) const;
 
   const uint8_t* data_ = nullptr;
