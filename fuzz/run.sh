@@ -19,6 +19,9 @@ for bin in "$build"/fuzz/*_fuzz; do
   seeds=()
   case "$name" in
     parquet_*) seeds+=("$shared/fixtures/parquet-testing/data" "$shared/fixtures/parquet-testing/bad_data") ;;
+    avro_*) seeds+=("$shared/fixtures/iceberg/rust-testdata/manifests_lists"
+                    "$shared/fixtures/iceberg/duckdb-iceberg/data/persistent/partition_integer/metadata"
+                    "$shared/fixtures/iceberg/duckdb-iceberg/data/persistent/iceberg_v1_deprecated/default/legacy_v1/metadata") ;;
   esac
   existing=()
   for s in "${seeds[@]}"; do [ -d "$s" ] && existing+=("$s"); done
