@@ -148,7 +148,7 @@ TEST(CliTest, ParquetSchemaAndMetaDescribeAFileFromAnotherEngine) {
   auto schema = RunFloe({"parquet", "schema", file}, kCleanEnv);
   ASSERT_EQ(schema.exit_code, 0) << schema.err;
   EXPECT_EQ(schema.out.rfind("message schema {\n  optional int32 id;", 0), 0u) << schema.out;
-  EXPECT_NE(schema.out.find("optional int96 timestamp_col;  -- timestamp[ns]"), std::string::npos) << schema.out;
+  EXPECT_NE(schema.out.find("optional int96 timestamp_col;  -- timestamp[us]"), std::string::npos) << schema.out;
   auto meta = RunFloe({"parquet", "meta", file, "--format", "csv"}, kCleanEnv);
   ASSERT_EQ(meta.exit_code, 0) << meta.err;
   EXPECT_NE(meta.out.find("rows: 8, row groups: 1, columns: 11"), std::string::npos) << meta.out;
