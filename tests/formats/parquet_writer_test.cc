@@ -245,7 +245,8 @@ TEST(ParquetFileWriterTest, CrossCheckFindsEveryChangedValue) {
   auto batches = RandomBatches(schema, 60, 60, 5, 0.0);
   Case c = MakeCase(dir, "control", schema, batches, {});
   std::vector<std::string> lines;
-  for (std::string_view l : Split(testing::JsonLines(batches), '\n')) {
+  const std::string all_lines = testing::JsonLines(batches);
+  for (std::string_view l : Split(all_lines, '\n')) {
     if (!l.empty()) lines.emplace_back(l);
   }
   std::vector<std::string> sql;
