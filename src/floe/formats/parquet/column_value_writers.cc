@@ -60,6 +60,7 @@ class FixedWidthWriter final : public ColumnChunkWriterBase {
       const size_t old = indices_.size();
       indices_.resize(old + static_cast<size_t>(n));
       FLOE_RETURN_IF_ERROR(dictionary_->Put(std::span<const T>(dst, static_cast<size_t>(n)), indices_.data() + old));
+      plain_bytes_ += n * static_cast<int64_t>(sizeof(T));
     }
     return Status::OK();
   }
@@ -76,10 +77,17 @@ class FixedWidthWriter final : public ColumnChunkWriterBase {
 
   Status EncodePageValues(std::vector<uint8_t>* out, Encoding* encoding) override {
     if (dictionary_active_) {
-      dictionary_used_ = true;
+      const size_t start = out->size();
       *encoding = Encoding::RLE_DICTIONARY;
       FLOE_RETURN_IF_ERROR(encoding::EncodeDictionaryIndices(indices_, dictionary_->index_bit_width(), out));
       indices_.clear();
+      // As parquet-mr: a dictionary that does not beat PLAIN on its first
+      // page is dropped for the rest of the chunk (that page keeps it).
+      if (!dictionary_used_ &&
+          static_cast<int64_t>(out->size() - start) + dictionary_->dictionary_bytes() >= plain_bytes_) {
+        dictionary_active_ = false;
+      }
+      dictionary_used_ = true;
       return Status::OK();
     }
     *encoding = options_.encoding;
@@ -134,6 +142,7 @@ class FixedWidthWriter final : public ColumnChunkWriterBase {
   void NewDictionary() {
     dictionary_active_ = options_.dictionary && column_.type->id() != TypeId::kNull;
     dictionary_used_ = false;
+    plain_bytes_ = 0;
     dictionary_.reset();
     if (dictionary_active_) {
       dictionary_ = std::make_unique<encoding::DictionaryBuilder<T>>(options_.dictionary_page_size_limit);
@@ -254,6 +263,7 @@ class FixedWidthWriter final : public ColumnChunkWriterBase {
   std::unique_ptr<encoding::DictionaryBuilder<T>> dictionary_;
   bool dictionary_active_ = false;
   bool dictionary_used_ = false;
+  int64_t plain_bytes_ = 0;  // PLAIN size of the values put through the dictionary
   bool has_bounds_ = false;
   T min_{};
   T max_{};
@@ -371,6 +381,7 @@ class BytesWriter final : public ColumnChunkWriterBase {
     }
 
     if (dictionary_active_) {
+      plain_bytes_ += static_cast<int64_t>(scratch_data_.size()) + (kFixed ? 0 : 4 * n);
       const size_t old = indices_.size();
       indices_.resize(old + static_cast<size_t>(n));
       if constexpr (kFixed) {
@@ -396,10 +407,17 @@ class BytesWriter final : public ColumnChunkWriterBase {
 
   Status EncodePageValues(std::vector<uint8_t>* out, Encoding* encoding) override {
     if (dictionary_active_) {
-      dictionary_used_ = true;
+      const size_t start = out->size();
       *encoding = Encoding::RLE_DICTIONARY;
       FLOE_RETURN_IF_ERROR(encoding::EncodeDictionaryIndices(indices_, dictionary_->index_bit_width(), out));
       indices_.clear();
+      // As parquet-mr: a dictionary that does not beat PLAIN on its first
+      // page is dropped for the rest of the chunk (that page keeps it).
+      if (!dictionary_used_ &&
+          static_cast<int64_t>(out->size() - start) + dictionary_->dictionary_bytes() >= plain_bytes_) {
+        dictionary_active_ = false;
+      }
+      dictionary_used_ = true;
       return Status::OK();
     }
     *encoding = options_.encoding;
@@ -449,6 +467,7 @@ class BytesWriter final : public ColumnChunkWriterBase {
   void NewDictionary() {
     dictionary_active_ = options_.dictionary;
     dictionary_used_ = false;
+    plain_bytes_ = 0;
     dictionary_.reset();
     if (dictionary_active_) {
       if constexpr (kFixed) {
@@ -533,6 +552,7 @@ class BytesWriter final : public ColumnChunkWriterBase {
   std::unique_ptr<Dictionary> dictionary_;
   bool dictionary_active_ = false;
   bool dictionary_used_ = false;
+  int64_t plain_bytes_ = 0;  // PLAIN size of the values put through the dictionary
   bool has_bounds_ = false;
   std::string min_;
   std::string max_;
