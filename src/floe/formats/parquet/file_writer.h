@@ -89,8 +89,9 @@ class ParquetFileWriter {
   ParquetFileWriter& operator=(const ParquetFileWriter&) = delete;
 
   // Appends the rows of `batch`. InvalidArgument when its fields differ from
-  // the schema's or a non-nullable field holds a null; storage errors
-  // (IOError) propagate. Any error leaves the writer unusable.
+  // the schema's (checked before anything is written: the writer stays
+  // usable) or a non-nullable field holds a null; storage errors (IOError)
+  // propagate. Every error but the schema check leaves the writer unusable.
   Status Write(const RecordBatch& batch);
 
   // Ends the current row group now (a no-op when it is empty).
