@@ -11,7 +11,9 @@
 #include "floe/cli/command.h"
 #include "floe/cli/output.h"
 #include "floe/columnar/builder.h"
+#include "floe/formats/compression/codec.h"
 #include "floe/formats/parquet/file_reader.h"
+#include "floe/formats/parquet/file_writer.h"
 #include "floe/formats/parquet/record_batch_reader.h"
 #include "floe/formats/parquet/statistics.h"
 
@@ -182,10 +184,65 @@ Status Cat(CommandContext& ctx, const CatArgs& args) {
   return PrintBatches(ctx, reader->schema(), batches);
 }
 
+struct RewriteArgs {
+  std::string in;
+  std::string out;
+  std::string codec = "zstd";
+  std::optional<int> level;
+  int page_version = 1;
+  std::string dictionary = "on";
+  std::optional<int64_t> row_group_rows;
+  std::optional<int64_t> row_group_bytes;
+  std::optional<int64_t> page_bytes;
+  bool page_index = true;
+  std::string bloom;  // comma-separated leaf column paths
+};
+
+Status Rewrite(CommandContext& ctx, const RewriteArgs& args) {
+  FLOE_ASSIGN_OR_RETURN(std::shared_ptr<const ParquetFileReader> file, OpenParquet(ctx, args.in));
+  parquet::WriterOptions options;
+  FLOE_ASSIGN_OR_RETURN(options.codec, compression::CodecFromName(args.codec));
+  options.compression_level = args.level;
+  options.data_page_version = args.page_version;
+  if (args.dictionary != "on" && args.dictionary != "off") {
+    return Status::InvalidArgument(StrCat("--dictionary takes on or off, not ", Quote(args.dictionary)));
+  }
+  options.dictionary = args.dictionary == "on";
+  if (args.row_group_rows) options.row_group_rows = *args.row_group_rows;
+  if (args.row_group_bytes) options.row_group_bytes = *args.row_group_bytes;
+  if (args.page_bytes) options.page_bytes = *args.page_bytes;
+  options.page_index = args.page_index;
+  if (!args.bloom.empty()) {
+    for (const std::string_view column : Split(args.bloom, ',')) {
+      options.columns[std::string(Trim(column))].bloom_filter = true;
+    }
+  }
+  // The input's key-value metadata travels, except an Arrow schema, which
+  // would describe the input's Arrow types rather than floe's output.
+  if (file->metadata().key_value_metadata) {
+    for (const parquet::KeyValue& kv : *file->metadata().key_value_metadata) {
+      if (kv.key != "ARROW:schema") options.key_value_metadata.push_back(kv);
+    }
+  }
+  FLOE_ASSIGN_OR_RETURN(auto reader, parquet::ParquetRecordBatchReader::Make(file));
+  FLOE_ASSIGN_OR_RETURN(auto out_io, ctx.FileIOFor(args.out));
+  FLOE_ASSIGN_OR_RETURN(auto writer, parquet::ParquetFileWriter::Open(out_io, args.out, reader->schema(), options));
+  while (true) {
+    FLOE_ASSIGN_OR_RETURN(std::optional<RecordBatch> batch, reader->Next());
+    if (!batch) break;
+    FLOE_RETURN_IF_ERROR(writer->Write(*batch));
+  }
+  FLOE_ASSIGN_OR_RETURN(const parquet::WrittenFile written, writer->Close());
+  ctx.out() << "wrote " << args.out << ": " << reader->rows_read() << " rows, " << written.metadata.row_groups.size()
+            << " row groups, " << FormatBytes(written.file_size) << " (from " << FormatBytes(file->file_size())
+            << ")\n";
+  return Status::OK();
+}
+
 }  // namespace
 
 void AddParquetCommands(CLI::App& app, CommandSet& commands) {
-  CLI::App* parquet = commands.AddGroup(app, "parquet", "Inspect Parquet files: schema, meta, cat");
+  CLI::App* parquet = commands.AddGroup(app, "parquet", "Parquet files: schema, meta, cat, rewrite");
 
   auto* schema_path = &commands.Keep<std::string>();
   CLI::App* schema = commands.Add(*parquet, "schema", "The schema tree with logical types and field ids",
@@ -203,6 +260,23 @@ void AddParquetCommands(CLI::App& app, CommandSet& commands) {
   cat->add_option("file", cat_args->path, "Parquet file location")->required();
   cat->add_option("--columns", cat_args->columns, "Top-level columns to print, comma-separated (default: all)");
   cat->add_option("--limit", cat_args->limit, "Print at most this many rows")->check(CLI::NonNegativeNumber);
+
+  auto* rw = &commands.Keep<RewriteArgs>();
+  CLI::App* rewrite = commands.Add(*parquet, "rewrite", "Read any Parquet file and write it again with floe's writer",
+                                   [rw](CommandContext& ctx) { return Rewrite(ctx, *rw); });
+  rewrite->add_option("in", rw->in, "Parquet file to read")->required();
+  rewrite->add_option("out", rw->out, "Parquet file to write")->required();
+  rewrite->add_option("--codec", rw->codec, "none, snappy, zstd, gzip, lz4_raw or brotli")->capture_default_str();
+  rewrite->add_option("--level", rw->level, "Compression level, in the codec's own scale");
+  rewrite->add_option("--page-version", rw->page_version, "Data page version")->check(CLI::IsMember({1, 2}))
+      ->capture_default_str();
+  rewrite->add_option("--dictionary", rw->dictionary, "Dictionary encoding: on or off")->capture_default_str();
+  rewrite->add_option("--row-group-rows", rw->row_group_rows, "Rows per row group at most")->check(CLI::PositiveNumber);
+  rewrite->add_option("--row-group-bytes", rw->row_group_bytes, "Bytes per row group at most")
+      ->check(CLI::PositiveNumber);
+  rewrite->add_option("--page-bytes", rw->page_bytes, "Target bytes per data page")->check(CLI::PositiveNumber);
+  rewrite->add_flag("--page-index,!--no-page-index", rw->page_index, "Write the column and offset indexes (default on)");
+  rewrite->add_option("--bloom", rw->bloom, "Leaf columns that get bloom filters, comma-separated dotted paths");
 }
 
 }  // namespace floe::cli

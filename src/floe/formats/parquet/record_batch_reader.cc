@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "floe/base/strings.h"
+#include "floe/formats/parquet/bloom_filter_reader.h"
 #include "floe/formats/parquet/page_index.h"
 #include "floe/formats/parquet/projection.h"
 #include "floe/formats/parquet/reader/column_reader.h"
@@ -122,6 +123,12 @@ Result<bool> ParquetRecordBatchReader::StartRowGroup(int row_group) {
   if (state->num_rows == 0) return false;  // nothing to fetch; some writers leave such offsets at 0
   if (!options_.filter.empty() && !RowGroupMayMatch(f.schema(), group, options_.filter)) {
     ++metrics_.row_groups_pruned;
+    return false;
+  }
+  FLOE_ASSIGN_OR_RETURN(const bool bloom_may_match, BloomFiltersMayMatch(row_group));
+  if (!bloom_may_match) {
+    ++metrics_.row_groups_pruned;
+    ++metrics_.row_groups_pruned_by_bloom;
     return false;
   }
 
@@ -249,6 +256,24 @@ Result<std::vector<Buffer>> ParquetRecordBatchReader::FetchChunks(const RowGroup
     out.push_back(std::move(chunk));
   }
   return out;
+}
+
+Result<bool> ParquetRecordBatchReader::BloomFiltersMayMatch(int row_group) {
+  for (const ColumnPredicate& p : options_.filter) {
+    if (p.op != ColumnPredicate::Op::kEq && p.op != ColumnPredicate::Op::kIn) continue;
+    if (p.column < 0 || p.column >= file_->schema().num_columns() || p.values.empty()) continue;
+    FLOE_ASSIGN_OR_RETURN(const ColumnMetaData* meta, file_->ColumnChunkMeta(row_group, p.column));
+    if (!meta->bloom_filter_offset) continue;
+    FLOE_ASSIGN_OR_RETURN(const std::optional<SplitBlockBloomFilter> filter,
+                          ReadBloomFilter(*file_, row_group, p.column));
+    if (!filter) continue;
+    // spec: values are hashed in their PLAIN encoding, byte arrays without
+    // the length: exactly the statistics encoding the predicate carries.
+    const bool any = std::any_of(p.values.begin(), p.values.end(),
+                                 [&](const std::string& v) { return filter->Check(BloomHash(std::string_view(v))); });
+    if (!any) return false;
+  }
+  return true;
 }
 
 Status ParquetRecordBatchReader::CheckRowGroupEnd() {

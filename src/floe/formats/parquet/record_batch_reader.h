@@ -51,8 +51,8 @@ struct ScanOptions {
   // whole. Pages outside the ranges are skipped unread when the file has an
   // offset index, and decompressed but not decoded otherwise.
   std::map<int, std::vector<RowRange>> row_selection;
-  // Predicates (AND) for pruning: row groups their statistics exclude are
-  // skipped, and within a row group only the pages the page index keeps are
+  // Predicates (AND) for pruning: row groups their statistics or bloom
+  // filters (equality and IN) exclude are skipped, and within a row group only the pages the page index keeps are
   // read. The batches still hold non-matching rows of kept pages: the
   // caller filters rows.
   std::vector<ColumnPredicate> filter;
@@ -62,7 +62,8 @@ struct ScanOptions {
 // What a scan read and skipped, for planning reports.
 struct ScanMetrics {
   int64_t row_groups = 0;          // row groups the scan covered
-  int64_t row_groups_pruned = 0;   // skipped by statistics (or by the page index keeping nothing)
+  int64_t row_groups_pruned = 0;   // skipped by statistics, bloom filters or the page index keeping nothing
+  int64_t row_groups_pruned_by_bloom = 0;
   // Data pages of the projected columns in row groups read by page (a
   // selection or filter applied and the file has an offset index), and how
   // many of those were skipped unread.
@@ -97,6 +98,8 @@ class ParquetRecordBatchReader : public RecordBatchReader {
   // Starts `row_group`; false when pruning leaves nothing to read in it.
   Result<bool> StartRowGroup(int row_group);
   Status CheckRowGroupEnd();
+  // Whether the bloom filters of the filter's equality columns admit a value.
+  Result<bool> BloomFiltersMayMatch(int row_group);
   // The bytes of each projected chunk (or, under a row selection with an
   // offset index, of its selected pages), with one ReadRanges() call.
   Result<std::vector<Buffer>> FetchChunks(const RowGroupState& state, const std::vector<ReadRange>& chunks);

@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "floe/formats/parquet/record_batch_reader.h"
+#include "floe/formats/parquet/statistics_writer.h"
 
 namespace floe::parquet {
 namespace {
@@ -17,33 +18,15 @@ std::string Plain(T value) {
 }
 
 template <typename T>
-std::optional<T> Load(std::string_view v) {
-  if (v.size() != sizeof(T)) return std::nullopt;
-  T out;
-  std::memcpy(&out, v.data(), sizeof(T));
-  return out;
+bool IsNaN(std::string_view v) {
+  T x;
+  std::memcpy(&x, v.data(), sizeof(T));
+  return std::isnan(x);
 }
 
-template <typename T>
-std::optional<int> Compare(std::string_view a, std::string_view b) {
-  const auto x = Load<T>(a);
-  const auto y = Load<T>(b);
-  if (!x || !y) return std::nullopt;
-  if constexpr (std::is_floating_point_v<T>) {
-    if (std::isnan(*x) || std::isnan(*y)) return std::nullopt;
-  }
-  return *x < *y ? -1 : (*y < *x ? 1 : 0);
-}
-
-bool IsUnsigned(const ColumnDescriptor& column) {
-  const TypeId id = column.type->id();
-  return id == TypeId::kUInt8 || id == TypeId::kUInt16 || id == TypeId::kUInt32 || id == TypeId::kUInt64;
-}
-
-// Big-endian two's complement of any width: sign first, then the magnitude
-// bytes after sign extension to a common width.
-std::optional<int> CompareSignedBigEndian(std::string_view a, std::string_view b) {
-  if (a.empty() || b.empty()) return std::nullopt;
+// Big-endian two's complement of any widths (BYTE_ARRAY decimals vary in
+// size): sign first, then the bytes after sign extension to a common width.
+int CompareSignedBigEndian(std::string_view a, std::string_view b) {
   const bool a_negative = static_cast<int8_t>(a[0]) < 0;
   const bool b_negative = static_cast<int8_t>(b[0]) < 0;
   if (a_negative != b_negative) return a_negative ? -1 : 1;
@@ -55,12 +38,6 @@ std::optional<int> CompareSignedBigEndian(std::string_view a, std::string_view b
     if (x != y) return x < y ? -1 : 1;
   }
   return 0;
-}
-
-std::optional<int> CompareUnsignedBytes(std::string_view a, std::string_view b) {
-  const int c = std::memcmp(a.data(), b.data(), std::min(a.size(), b.size()));
-  if (c != 0) return c < 0 ? -1 : 1;
-  return a.size() < b.size() ? -1 : (a.size() > b.size() ? 1 : 0);
 }
 
 // Whether [min, max] may contain a value v with `op` against `value`.
@@ -96,23 +73,33 @@ std::string PlainFloat(float value) { return Plain(value); }
 std::string PlainDouble(double value) { return Plain(value); }
 
 std::optional<int> CompareStatisticsValues(const ColumnDescriptor& column, std::string_view a, std::string_view b) {
+  // Statistics come from the file: check sizes and orderless values before
+  // the writer's comparison, which trusts them.
+  size_t size = 0;
   switch (column.physical_type) {
-    case Type::BOOLEAN: return Compare<uint8_t>(a, b);
-    case Type::INT32: return IsUnsigned(column) ? Compare<uint32_t>(a, b) : Compare<int32_t>(a, b);
-    case Type::INT64: return IsUnsigned(column) ? Compare<uint64_t>(a, b) : Compare<int64_t>(a, b);
-    case Type::FLOAT: return Compare<float>(a, b);
-    case Type::DOUBLE: return Compare<double>(a, b);
-    case Type::BYTE_ARRAY:
+    case Type::BOOLEAN: size = 1; break;
+    case Type::INT32:
+    case Type::FLOAT: size = 4; break;
+    case Type::INT64:
+    case Type::DOUBLE: size = 8; break;
     case Type::FIXED_LEN_BYTE_ARRAY:
-      if (column.type->id() == TypeId::kDecimal128) return CompareSignedBigEndian(a, b);
       if (column.conversion == ValueConversion::kFloat16ToFloat32) return std::nullopt;
-      if (column.physical_type == Type::FIXED_LEN_BYTE_ARRAY && column.type_length == 12 &&
-          column.type->id() == TypeId::kFixedSizeBinary) {
-        return std::nullopt;  // INTERVAL: no order
+      if (column.type_length == 12 && column.type->id() == TypeId::kFixedSizeBinary) return std::nullopt;  // INTERVAL
+      size = static_cast<size_t>(column.type_length);
+      break;
+    case Type::BYTE_ARRAY:
+      if (column.type->id() == TypeId::kDecimal128) {
+        if (a.empty() || b.empty()) return std::nullopt;
+        return CompareSignedBigEndian(a, b);
       }
-      return CompareUnsignedBytes(a, b);
-    default: return std::nullopt;  // INT96
+      break;
+    default: return std::nullopt;  // INT96 has no order
   }
+  if (size != 0 && (a.size() != size || b.size() != size)) return std::nullopt;
+  if (column.physical_type == Type::FLOAT && (IsNaN<float>(a) || IsNaN<float>(b))) return std::nullopt;
+  if (column.physical_type == Type::DOUBLE && (IsNaN<double>(a) || IsNaN<double>(b))) return std::nullopt;
+  const int c = CompareStatisticsValues(column.physical_type, SortOrderFor(column.physical_type, *column.type), a, b);
+  return c < 0 ? -1 : (c > 0 ? 1 : 0);
 }
 
 bool MayMatch(const ColumnDescriptor& column, const ColumnPredicate& predicate, const ColumnStatistics& stats,

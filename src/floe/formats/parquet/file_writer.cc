@@ -1,0 +1,287 @@
+#include "floe/formats/parquet/file_writer.h"
+
+#include <cstring>
+#include <set>
+
+#include "floe/base/strings.h"
+#include "floe/base/version.h"
+#include "floe/formats/parquet/column_chunk_writer.h"
+#include "floe/formats/parquet/level_shredder.h"
+#include "floe/formats/parquet/metadata_codec.h"
+#include "floe/formats/parquet/schema_writer.h"
+
+namespace floe::parquet {
+namespace {
+
+constexpr std::string_view kMagic = "PAR1";
+// Batches are shredded this many rows at a time, which bounds the level and
+// index scratch whatever the caller's batch size.
+constexpr int64_t kMaxSliceRows = 64 * 1024;
+
+}  // namespace
+
+struct ParquetFileWriter::State {
+  std::shared_ptr<FileIO> io;
+  std::string path;
+  std::shared_ptr<const Schema> schema;
+  WriterOptions options;
+  WriterSchema writer_schema;
+  std::unique_ptr<OutputStream> out;
+  std::vector<std::unique_ptr<ColumnChunkWriter>> columns;
+  ShreddedLeaf shredded;
+
+  int64_t offset = 0;  // bytes appended so far
+  int64_t row_group_rows = 0;
+  int64_t num_rows = 0;
+  std::vector<RowGroup> row_groups;
+  // Per row group, per column: the page index, written before the footer.
+  std::vector<std::vector<std::optional<ColumnIndex>>> column_indexes;
+  std::vector<std::vector<OffsetIndex>> offset_indexes;
+  Status error;
+  bool closed = false;
+
+  Status Append(std::span<const uint8_t> bytes) {
+    if (bytes.empty()) return Status::OK();
+    FLOE_RETURN_IF_ERROR(out->Append(bytes));
+    offset += static_cast<int64_t>(bytes.size());
+    return Status::OK();
+  }
+  Status Append(std::string_view bytes) {
+    return Append(std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size()));
+  }
+
+  int64_t BufferedBytes() const {
+    int64_t total = 0;
+    for (const auto& c : columns) total += c->buffered_bytes();
+    return total;
+  }
+};
+
+ParquetFileWriter::ParquetFileWriter(std::unique_ptr<State> state) : state_(std::move(state)) {}
+
+ParquetFileWriter::~ParquetFileWriter() { Abort(); }
+
+Result<std::unique_ptr<ParquetFileWriter>> ParquetFileWriter::Open(std::shared_ptr<FileIO> io, std::string path,
+                                                                   std::shared_ptr<const Schema> schema,
+                                                                   WriterOptions options) {
+  const std::string name = StrCat("parquet writer ", Quote(path));
+  if (options.row_group_rows <= 0 || options.row_group_bytes <= 0) {
+    return Status::InvalidArgument(StrCat(name, ": row_group_rows and row_group_bytes must be positive"));
+  }
+  auto state = std::make_unique<State>();
+  FLOE_ASSIGN_OR_RETURN(state->writer_schema, MakeWriterSchema(*schema));
+
+  std::set<std::string> leaves;
+  for (const auto& c : state->writer_schema.columns) leaves.insert(c.dotted_path());
+  for (const auto& [key, unused] : options.columns) {
+    if (!leaves.contains(key)) {
+      return Status::InvalidArgument(StrCat(name, ": column option for ", Quote(key), ", which is no leaf column"));
+    }
+  }
+  for (const WriterColumn& column : state->writer_schema.columns) {
+    ColumnChunkOptions o;
+    o.codec = options.codec;
+    o.compression_level = options.compression_level;
+    o.data_page_version = options.data_page_version;
+    o.dictionary = options.dictionary;
+    o.dictionary_page_size_limit = options.dictionary_page_size_limit;
+    o.page_bytes = options.page_bytes;
+    o.page_rows = options.page_rows;
+    o.page_index = options.page_index;
+    o.page_checksums = options.page_checksums;
+    o.statistics_truncate_length = options.statistics_truncate_length;
+    if (auto it = options.columns.find(column.dotted_path()); it != options.columns.end()) {
+      const ColumnWriterOptions& c = it->second;
+      if (c.dictionary) o.dictionary = *c.dictionary;
+      if (c.encoding) o.encoding = *c.encoding;
+      o.bloom_filter = c.bloom_filter;
+      o.bloom_ndv = c.bloom_ndv;
+      o.bloom_fpp = c.bloom_fpp;
+    }
+    auto writer = ColumnChunkWriter::Make(column, o);
+    if (!writer.ok()) return writer.status().WithContext(name);
+    state->columns.push_back(std::move(writer).value());
+  }
+
+  FLOE_ASSIGN_OR_RETURN(state->out, io->OpenWrite(path));
+  state->io = std::move(io);
+  state->path = std::move(path);
+  state->schema = std::move(schema);
+  state->options = std::move(options);
+  if (state->options.created_by.empty()) state->options.created_by = StrCat("floe version ", kVersion);
+  auto writer = std::unique_ptr<ParquetFileWriter>(new ParquetFileWriter(std::move(state)));
+  FLOE_RETURN_IF_ERROR(writer->Fail(writer->state_->Append(kMagic)));
+  return writer;
+}
+
+Status ParquetFileWriter::Fail(Status status) {
+  if (!status.ok() && state_->error.ok()) state_->error = status;
+  return status;
+}
+
+int64_t ParquetFileWriter::num_rows() const { return state_->num_rows + state_->row_group_rows; }
+
+Status ParquetFileWriter::Write(const RecordBatch& batch) {
+  State& s = *state_;
+  if (s.closed) return Status::InvalidArgument(StrCat("parquet writer ", Quote(s.path), ": already closed"));
+  FLOE_RETURN_IF_ERROR(s.error);
+  if (batch.schema().fields != s.schema->fields) {
+    return Status::InvalidArgument(StrCat("parquet writer ", Quote(s.path), ": batch schema (", batch.schema().ToString(),
+                                          ") differs from the file's (", s.schema->ToString(), ")"));
+  }
+  int64_t done = 0;
+  while (done < batch.num_rows()) {
+    const int64_t room = s.options.row_group_rows - s.row_group_rows;
+    const int64_t n = std::min({batch.num_rows() - done, room, kMaxSliceRows});
+    const bool whole = done == 0 && n == batch.num_rows();
+    FLOE_RETURN_IF_ERROR(Fail(WriteSlice(whole ? batch : batch.Slice(done, n))));
+    done += n;
+    if (s.row_group_rows >= s.options.row_group_rows || s.BufferedBytes() >= s.options.row_group_bytes) {
+      FLOE_RETURN_IF_ERROR(FlushRowGroup());
+    }
+  }
+  return Status::OK();
+}
+
+Status ParquetFileWriter::WriteSlice(const RecordBatch& batch) {
+  State& s = *state_;
+  for (size_t i = 0; i < s.columns.size(); ++i) {
+    const WriterColumn& column = s.writer_schema.columns[i];
+    FLOE_RETURN_IF_ERROR(ShredLeaf(column, batch.column(column.top_level_field), &s.shredded));
+    FLOE_RETURN_IF_ERROR(s.columns[i]->Write(s.shredded));
+  }
+  s.row_group_rows += batch.num_rows();
+  return Status::OK();
+}
+
+Status ParquetFileWriter::FlushRowGroup() {
+  State& s = *state_;
+  if (s.closed) return Status::InvalidArgument(StrCat("parquet writer ", Quote(s.path), ": already closed"));
+  FLOE_RETURN_IF_ERROR(s.error);
+  if (s.row_group_rows == 0) return Status::OK();
+  RowGroup group;
+  group.num_rows = s.row_group_rows;
+  group.file_offset = s.offset;
+  group.ordinal = static_cast<int16_t>(s.row_groups.size());
+  std::vector<std::optional<ColumnIndex>> column_indexes;
+  std::vector<OffsetIndex> offset_indexes;
+  std::vector<std::optional<SplitBlockBloomFilter>> blooms;
+  int64_t compressed = 0;
+  for (auto& writer : s.columns) {
+    FinishedColumnChunk chunk;
+    FLOE_RETURN_IF_ERROR(Fail(writer->Finish(&chunk)));
+    const int64_t start = s.offset;
+    FLOE_RETURN_IF_ERROR(Fail(s.Append(chunk.dictionary_page)));
+    FLOE_RETURN_IF_ERROR(Fail(s.Append(chunk.data_pages)));
+    ColumnChunk cc;
+    cc.file_offset = start;
+    ColumnMetaData& m = chunk.meta_data;
+    m.data_page_offset += start;
+    if (m.dictionary_page_offset) *m.dictionary_page_offset += start;
+    for (auto& loc : chunk.offset_index.page_locations) loc.offset += start;
+    group.total_byte_size += m.total_uncompressed_size;
+    compressed += m.total_compressed_size;
+    cc.meta_data = std::move(m);
+    group.columns.push_back(std::move(cc));
+    column_indexes.push_back(std::move(chunk.column_index));
+    offset_indexes.push_back(std::move(chunk.offset_index));
+    blooms.push_back(std::move(chunk.bloom_filter));
+  }
+  group.total_compressed_size = compressed;
+  // spec (BloomFilter.md): each filter is a BloomFilterHeader and its bitset,
+  // found through bloom_filter_offset/length.
+  std::string header;
+  for (size_t i = 0; i < blooms.size(); ++i) {
+    if (!blooms[i]) continue;
+    BloomFilterHeader h;
+    h.numBytes = static_cast<int32_t>(blooms[i]->num_bytes());
+    header.clear();
+    FLOE_RETURN_IF_ERROR(Fail(EncodeBloomFilterHeader(h, &header)));
+    ColumnMetaData& m = *group.columns[i].meta_data;
+    m.bloom_filter_offset = s.offset;
+    m.bloom_filter_length = static_cast<int32_t>(static_cast<int64_t>(header.size()) + blooms[i]->num_bytes());
+    FLOE_RETURN_IF_ERROR(Fail(s.Append(header)));
+    FLOE_RETURN_IF_ERROR(Fail(s.Append(blooms[i]->bytes())));
+  }
+  s.row_groups.push_back(std::move(group));
+  s.column_indexes.push_back(std::move(column_indexes));
+  s.offset_indexes.push_back(std::move(offset_indexes));
+  s.num_rows += s.row_group_rows;
+  s.row_group_rows = 0;
+  return Status::OK();
+}
+
+Result<WrittenFile> ParquetFileWriter::Close() {
+  State& s = *state_;
+  if (s.closed) return Status::InvalidArgument(StrCat("parquet writer ", Quote(s.path), ": already closed"));
+  if (!s.error.ok()) {
+    Abort();
+    return s.error;
+  }
+  Status status = FlushRowGroup();
+  if (status.ok() && s.options.page_index) {
+    // spec (PageIndex.md): column indexes, then offset indexes, after the
+    // row groups and before the footer.
+    std::string bytes;
+    for (size_t g = 0; g < s.row_groups.size() && status.ok(); ++g) {
+      for (size_t c = 0; c < s.column_indexes[g].size() && status.ok(); ++c) {
+        if (!s.column_indexes[g][c]) continue;
+        bytes.clear();
+        status = EncodeColumnIndex(*s.column_indexes[g][c], &bytes);
+        ColumnChunk& cc = s.row_groups[g].columns[c];
+        cc.column_index_offset = s.offset;
+        cc.column_index_length = static_cast<int32_t>(bytes.size());
+        if (status.ok()) status = s.Append(bytes);
+      }
+    }
+    for (size_t g = 0; g < s.row_groups.size() && status.ok(); ++g) {
+      for (size_t c = 0; c < s.offset_indexes[g].size() && status.ok(); ++c) {
+        bytes.clear();
+        status = EncodeOffsetIndex(s.offset_indexes[g][c], &bytes);
+        ColumnChunk& cc = s.row_groups[g].columns[c];
+        cc.offset_index_offset = s.offset;
+        cc.offset_index_length = static_cast<int32_t>(bytes.size());
+        if (status.ok()) status = s.Append(bytes);
+      }
+    }
+  }
+  WrittenFile written;
+  if (status.ok()) {
+    FileMetaData& md = written.metadata;
+    md.version = 1;  // spec: "writers should always populate 1"
+    md.schema = s.writer_schema.elements;
+    md.num_rows = s.num_rows;
+    md.row_groups = std::move(s.row_groups);
+    if (!s.options.key_value_metadata.empty()) md.key_value_metadata = s.options.key_value_metadata;
+    md.created_by = s.options.created_by;
+    md.column_orders.emplace(s.writer_schema.columns.size(), ColumnOrder::TYPE_ORDER);
+    std::string footer;
+    status = EncodeFileMetaData(md, &footer);
+    if (status.ok()) {
+      const auto length = static_cast<uint32_t>(footer.size());
+      char tail[4];
+      std::memcpy(tail, &length, 4);  // little-endian host (encoding/bit_util.h)
+      footer.append(tail, 4);
+      footer.append(kMagic);
+      status = s.Append(footer);
+    }
+  }
+  if (status.ok()) status = s.out->Close();
+  if (!status.ok()) {
+    Fail(status);
+    Abort();
+    return status.WithContext(StrCat("parquet writer ", Quote(s.path)));
+  }
+  s.closed = true;
+  written.file_size = s.offset;
+  return written;
+}
+
+void ParquetFileWriter::Abort() {
+  State& s = *state_;
+  if (s.closed) return;
+  s.closed = true;
+  if (s.out) s.out->Abort();
+}
+
+}  // namespace floe::parquet

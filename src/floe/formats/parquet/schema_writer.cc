@@ -1,0 +1,243 @@
+#include "floe/formats/parquet/schema_writer.h"
+
+#include "floe/base/strings.h"
+
+namespace floe::parquet {
+namespace {
+
+// spec (LogicalTypes.md, DECIMAL): "int32: for 1 <= precision <= 9; int64:
+// for 1 <= precision <= 18"; wider ones go to the smallest fixed array.
+constexpr int32_t kMaxInt32DecimalPrecision = 9;
+constexpr int32_t kMaxInt64DecimalPrecision = 18;
+
+FieldRepetitionType RepetitionOf(bool nullable) {
+  return nullable ? FieldRepetitionType::OPTIONAL : FieldRepetitionType::REQUIRED;
+}
+
+TimeUnit ParquetUnit(floe::TimeUnit unit) { return unit == floe::TimeUnit::kNano ? TimeUnit::NANOS : TimeUnit::MICROS; }
+
+class Builder {
+ public:
+  explicit Builder(WriterSchema* out) : out_(out) {}
+
+  Status AddField(const Field& field, int top, std::vector<std::string> path, std::vector<ShredStep> steps,
+                  int16_t def, int16_t rep, bool force_required = false) {
+    if (field.name.empty()) return Status::InvalidArgument(StrCat("field under ", Quote(Join(path)), " has no name"));
+    const DataType& type = *field.type;
+    const bool nullable = type.id() == TypeId::kNull || (field.nullable && !force_required);
+    path.push_back(field.name);
+    if (nullable) ++def;
+
+    SchemaElement el;
+    el.name = field.name;
+    el.repetition_type = RepetitionOf(nullable);
+    el.field_id = field.field_id;
+
+    switch (type.id()) {
+      case TypeId::kStruct: {
+        if (type.num_fields() == 0) {
+          return Status::Unsupported(StrCat("field ", Quote(Join(path)), ": Parquet cannot store a struct without fields"));
+        }
+        el.num_children = type.num_fields();
+        out_->elements.push_back(std::move(el));
+        for (int i = 0; i < type.num_fields(); ++i) {
+          std::vector<ShredStep> s = steps;
+          s.push_back({ShredStep::Kind::kStruct, nullable, i, 0});
+          FLOE_RETURN_IF_ERROR(AddField(type.field(i), top, path, std::move(s), def, rep));
+        }
+        return Status::OK();
+      }
+      case TypeId::kList: {
+        el.num_children = 1;
+        el.converted_type = ConvertedType::LIST;
+        el.logicalType = ListType{};
+        out_->elements.push_back(std::move(el));
+        SchemaElement repeated;
+        repeated.name = "list";
+        repeated.repetition_type = FieldRepetitionType::REPEATED;
+        repeated.num_children = 1;
+        out_->elements.push_back(std::move(repeated));
+        ++rep;
+        steps.push_back({ShredStep::Kind::kList, nullable, 0, rep});
+        path.push_back("list");
+        Field element = type.item_field();
+        element.name = "element";
+        return AddField(element, top, std::move(path), std::move(steps), static_cast<int16_t>(def + 1), rep);
+      }
+      case TypeId::kMap: {
+        if (type.key_field().nullable) {
+          return Status::Unsupported(StrCat("map ", Quote(Join(path)), ": Parquet map keys are required"));
+        }
+        el.num_children = 1;
+        el.converted_type = ConvertedType::MAP;
+        el.logicalType = MapType{};
+        out_->elements.push_back(std::move(el));
+        SchemaElement key_value;
+        key_value.name = "key_value";
+        key_value.repetition_type = FieldRepetitionType::REPEATED;
+        key_value.num_children = 2;
+        out_->elements.push_back(std::move(key_value));
+        ++rep;
+        steps.push_back({ShredStep::Kind::kList, nullable, 0, rep});
+        path.push_back("key_value");
+        // The entries struct is never null: a step that adds no level.
+        Field key = type.key_field();
+        key.name = "key";
+        Field value = type.value_field();
+        value.name = "value";
+        std::vector<ShredStep> key_steps = steps;
+        key_steps.push_back({ShredStep::Kind::kStruct, false, 0, 0});
+        FLOE_RETURN_IF_ERROR(AddField(key, top, path, std::move(key_steps), static_cast<int16_t>(def + 1), rep,
+                                      /*force_required=*/true));
+        steps.push_back({ShredStep::Kind::kStruct, false, 1, 0});
+        return AddField(value, top, std::move(path), std::move(steps), static_cast<int16_t>(def + 1), rep);
+      }
+      default: break;
+    }
+
+    FLOE_RETURN_IF_ERROR(AnnotateLeaf(type, Join(path), &el));
+    WriterColumn column;
+    column.path = std::move(path);
+    column.top_level_field = top;
+    column.physical_type = *el.type;
+    column.type_length = el.type_length.value_or(0);
+    column.max_definition_level = def;
+    column.max_repetition_level = rep;
+    column.type = field.type;
+    steps.push_back({ShredStep::Kind::kLeaf, nullable, 0, 0});
+    column.steps = std::move(steps);
+    out_->elements.push_back(std::move(el));
+    out_->columns.push_back(std::move(column));
+    return Status::OK();
+  }
+
+ private:
+  static std::string Join(const std::vector<std::string>& path) {
+    std::string s;
+    for (const auto& p : path) s += (s.empty() ? "" : ".") + p;
+    return s;
+  }
+
+  static void Integer(SchemaElement* el, Type physical, int8_t bits, bool is_signed) {
+    el->type = physical;
+    el->logicalType = IntType{bits, is_signed};
+    static constexpr ConvertedType kSigned[] = {ConvertedType::INT_8, ConvertedType::INT_16, ConvertedType::INT_32,
+                                                ConvertedType::INT_64};
+    static constexpr ConvertedType kUnsigned[] = {ConvertedType::UINT_8, ConvertedType::UINT_16,
+                                                  ConvertedType::UINT_32, ConvertedType::UINT_64};
+    const int i = bits == 8 ? 0 : bits == 16 ? 1 : bits == 32 ? 2 : 3;
+    el->converted_type = is_signed ? kSigned[i] : kUnsigned[i];
+  }
+
+  static Status AnnotateLeaf(const DataType& type, const std::string& path, SchemaElement* el) {
+    switch (type.id()) {
+      case TypeId::kNull:
+        el->type = Type::INT32;
+        el->logicalType = NullType{};
+        return Status::OK();
+      case TypeId::kBool: el->type = Type::BOOLEAN; return Status::OK();
+      case TypeId::kInt8: Integer(el, Type::INT32, 8, true); return Status::OK();
+      case TypeId::kInt16: Integer(el, Type::INT32, 16, true); return Status::OK();
+      // Plain INT32/INT64 need no annotation; the reader maps them back as is.
+      case TypeId::kInt32: el->type = Type::INT32; return Status::OK();
+      case TypeId::kInt64: el->type = Type::INT64; return Status::OK();
+      case TypeId::kUInt8: Integer(el, Type::INT32, 8, false); return Status::OK();
+      case TypeId::kUInt16: Integer(el, Type::INT32, 16, false); return Status::OK();
+      case TypeId::kUInt32: Integer(el, Type::INT32, 32, false); return Status::OK();
+      case TypeId::kUInt64: Integer(el, Type::INT64, 64, false); return Status::OK();
+      case TypeId::kFloat32: el->type = Type::FLOAT; return Status::OK();
+      case TypeId::kFloat64: el->type = Type::DOUBLE; return Status::OK();
+      case TypeId::kDecimal128: {
+        const int32_t p = type.precision();
+        if (p <= kMaxInt32DecimalPrecision) {
+          el->type = Type::INT32;
+        } else if (p <= kMaxInt64DecimalPrecision) {
+          el->type = Type::INT64;
+        } else {
+          el->type = Type::FIXED_LEN_BYTE_ARRAY;
+          el->type_length = DecimalByteWidth(p);
+        }
+        el->logicalType = DecimalType{type.scale(), p};
+        el->converted_type = ConvertedType::DECIMAL;
+        el->scale = type.scale();
+        el->precision = p;
+        return Status::OK();
+      }
+      case TypeId::kDate32:
+        el->type = Type::INT32;
+        el->logicalType = DateType{};
+        el->converted_type = ConvertedType::DATE;
+        return Status::OK();
+      case TypeId::kTime64:
+        // floe's time64 is a local time of day (Iceberg `time`). The legacy
+        // TIME_MICROS means adjusted to UTC, so only the logical type is set.
+        el->type = Type::INT64;
+        el->logicalType = TimeType{false, ParquetUnit(type.unit())};
+        return Status::OK();
+      case TypeId::kTimestamp: {
+        const bool utc = !type.timezone().empty();
+        el->type = Type::INT64;
+        el->logicalType = TimestampType{utc, ParquetUnit(type.unit())};
+        // TIMESTAMP_MICROS is defined as adjusted to UTC; nanos have no legacy type.
+        if (utc && type.unit() == floe::TimeUnit::kMicro) el->converted_type = ConvertedType::TIMESTAMP_MICROS;
+        return Status::OK();
+      }
+      case TypeId::kString:
+        el->type = Type::BYTE_ARRAY;
+        el->logicalType = StringType{};
+        el->converted_type = ConvertedType::UTF8;
+        return Status::OK();
+      case TypeId::kBinary: el->type = Type::BYTE_ARRAY; return Status::OK();
+      case TypeId::kFixedSizeBinary:
+        if (type.byte_width() <= 0) {
+          return Status::Unsupported(StrCat("field ", Quote(path), ": Parquet cannot store fixed_size_binary(0)"));
+        }
+        el->type = Type::FIXED_LEN_BYTE_ARRAY;
+        el->type_length = type.byte_width();
+        return Status::OK();
+      case TypeId::kUuid:
+        el->type = Type::FIXED_LEN_BYTE_ARRAY;
+        el->type_length = 16;
+        el->logicalType = UUIDType{};
+        return Status::OK();
+      default: break;
+    }
+    return Status::Unsupported(StrCat("field ", Quote(path), ": type ", type.ToString(), " has no Parquet mapping"));
+  }
+
+  WriterSchema* out_;
+};
+
+}  // namespace
+
+std::string WriterColumn::dotted_path() const {
+  std::string s;
+  for (const auto& p : path) s += (s.empty() ? "" : ".") + p;
+  return s;
+}
+
+int32_t DecimalByteWidth(int32_t precision) {
+  unsigned __int128 max_unscaled = 1;
+  for (int32_t i = 0; i < precision; ++i) max_unscaled *= 10;
+  max_unscaled -= 1;
+  for (int32_t n = 1; n < 16; ++n) {
+    // n bytes of two's complement hold magnitudes up to 2^(8n-1) - 1.
+    if (max_unscaled < (static_cast<unsigned __int128>(1) << (8 * n - 1))) return n;
+  }
+  return 16;
+}
+
+Result<WriterSchema> MakeWriterSchema(const Schema& schema) {
+  WriterSchema out;
+  SchemaElement root;
+  root.name = "schema";
+  root.num_children = schema.num_fields();
+  out.elements.push_back(std::move(root));
+  Builder builder(&out);
+  for (int i = 0; i < schema.num_fields(); ++i) {
+    FLOE_RETURN_IF_ERROR(builder.AddField(schema.field(i), i, {}, {}, 0, 0));
+  }
+  return out;
+}
+
+}  // namespace floe::parquet

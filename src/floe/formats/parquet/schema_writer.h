@@ -1,0 +1,78 @@
+// The writer's schema mapping: a floe Schema -> the flat SchemaElement list
+// of a footer, plus, per leaf column, what the writer needs to shred and
+// encode it. It inverts the reader's mapping (schema.h, LeafType): for every
+// floe type, ParquetSchema::Make(elements).schema() is the same Schema, with
+// the two exceptions that follow from the spec's fixed names (LogicalTypes.md,
+// "Lists" and "Maps"): a list element is written as `element`, map entries as
+// `key_value` { `key`, `value` }, so a floe list item named "item" reads back
+// as "element", and a timestamp with any zone reads back with zone "UTC"
+// (Parquet records only isAdjustedToUTC).
+//
+// Layout written (spec: LogicalTypes.md):
+//   list   <rep> group <name> (LIST) { repeated group list { <rep> <type> element; } }
+//   map    <rep> group <name> (MAP)  { repeated group key_value { required <k> key; <rep> <v> value; } }
+//   struct <rep> group <name> { fields... }
+// Each element carries the logicalType and, where the spec lists one, the
+// legacy converted_type; field ids come from Field::field_id.
+//
+// Thread safety: pure functions.
+
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "floe/base/result.h"
+#include "floe/columnar/data_type.h"
+#include "floe/formats/parquet/metadata.h"
+
+namespace floe::parquet {
+
+// One step on the way from a top-level column down to a leaf, as the
+// shredder walks the floe arrays (level_shredder.h).
+struct ShredStep {
+  enum class Kind : uint8_t {
+    kLeaf,    // the leaf values
+    kStruct,  // descend into struct child `child`
+    kList,    // a list or a map: descend into its child (the items, or the entries struct)
+  };
+  Kind kind = Kind::kLeaf;
+  bool nullable = false;  // this node is OPTIONAL: a null adds no definition level
+  int child = 0;          // kStruct: the field index
+  // kList: the repetition level of this list's repeated node.
+  int16_t rep_level = 0;
+};
+
+// A leaf column as the writer sees it.
+struct WriterColumn {
+  std::vector<std::string> path;  // path_in_schema
+  int top_level_field = 0;        // index into Schema::fields
+  Type physical_type = Type::INT32;
+  int32_t type_length = 0;  // FIXED_LEN_BYTE_ARRAY width
+  int16_t max_definition_level = 0;
+  int16_t max_repetition_level = 0;
+  TypePtr type;                  // the floe type of the leaf values
+  std::vector<ShredStep> steps;  // from the top-level field (steps[0]) to the leaf (last, kLeaf)
+
+  // "a.b.c"
+  std::string dotted_path() const;
+};
+
+struct WriterSchema {
+  std::vector<SchemaElement> elements;  // depth-first, the root ("schema") first
+  std::vector<WriterColumn> columns;    // in column-chunk order
+};
+
+// The Parquet schema of `schema`. Unsupported for what Parquet cannot hold
+// (a struct without fields, fixed_size_binary of width 0) and for a map whose
+// key is nullable; InvalidArgument for an empty field name. A null-typed
+// field is written OPTIONAL INT32 annotated UNKNOWN, whatever its
+// nullability.
+Result<WriterSchema> MakeWriterSchema(const Schema& schema);
+
+// Bytes of a FIXED_LEN_BYTE_ARRAY that holds every decimal of `precision`
+// digits (two's complement): 1 for 1-2 digits ... 16 for 37-38.
+int32_t DecimalByteWidth(int32_t precision);
+
+}  // namespace floe::parquet

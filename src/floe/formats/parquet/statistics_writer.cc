@@ -1,0 +1,204 @@
+#include "floe/formats/parquet/statistics_writer.h"
+
+#include <cstring>
+
+namespace floe::parquet {
+namespace {
+
+template <typename T>
+T Load(std::string_view v) {
+  T out;
+  std::memcpy(&out, v.data(), sizeof(T));
+  return out;
+}
+
+template <typename T>
+int Compare3(T a, T b) {
+  return a < b ? -1 : (b < a ? 1 : 0);
+}
+
+bool IsContinuation(uint8_t byte) { return (byte & 0xC0) == 0x80; }
+
+// The longest prefix of `v` of at most `length` bytes that ends at a code point boundary.
+size_t CutPoint(std::string_view v, size_t length, bool utf8) {
+  size_t cut = std::min(v.size(), length);
+  if (utf8) {
+    while (cut > 0 && cut < v.size() && IsContinuation(static_cast<uint8_t>(v[cut]))) --cut;
+  }
+  return cut;
+}
+
+void AppendUtf8(uint32_t cp, std::string* out) {
+  if (cp < 0x80) {
+    out->push_back(static_cast<char>(cp));
+  } else if (cp < 0x800) {
+    out->push_back(static_cast<char>(0xC0 | (cp >> 6)));
+    out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+  } else if (cp < 0x10000) {
+    out->push_back(static_cast<char>(0xE0 | (cp >> 12)));
+    out->push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
+    out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+  } else {
+    out->push_back(static_cast<char>(0xF0 | (cp >> 18)));
+    out->push_back(static_cast<char>(0x80 | ((cp >> 12) & 0x3F)));
+    out->push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
+    out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+  }
+}
+
+// Decodes the code point in [begin, end); false when the bytes are not one.
+bool DecodeUtf8(std::string_view s, uint32_t* cp) {
+  const auto b0 = static_cast<uint8_t>(s[0]);
+  size_t n;
+  uint32_t v;
+  if (b0 < 0x80) {
+    n = 1, v = b0;
+  } else if ((b0 & 0xE0) == 0xC0) {
+    n = 2, v = b0 & 0x1F;
+  } else if ((b0 & 0xF0) == 0xE0) {
+    n = 3, v = b0 & 0x0F;
+  } else if ((b0 & 0xF8) == 0xF0) {
+    n = 4, v = b0 & 0x07;
+  } else {
+    return false;
+  }
+  if (s.size() != n) return false;
+  for (size_t i = 1; i < n; ++i) {
+    const auto b = static_cast<uint8_t>(s[i]);
+    if (!IsContinuation(b)) return false;
+    v = (v << 6) | (b & 0x3F);
+  }
+  *cp = v;
+  return true;
+}
+
+// `prefix` with its last code point incremented (dropping code points that
+// cannot be); std::nullopt when none can, or the bytes are not UTF-8.
+std::optional<std::string> IncrementUtf8(std::string_view prefix) {
+  size_t end = prefix.size();
+  while (end > 0) {
+    size_t start = end - 1;
+    while (start > 0 && IsContinuation(static_cast<uint8_t>(prefix[start]))) --start;
+    uint32_t cp;
+    if (!DecodeUtf8(prefix.substr(start, end - start), &cp)) return std::nullopt;
+    if (cp < 0x10FFFF) {
+      uint32_t next = cp + 1;
+      if (next == 0xD800) next = 0xE000;  // surrogates are not code points of UTF-8
+      std::string out(prefix.substr(0, start));
+      AppendUtf8(next, &out);
+      return out;
+    }
+    end = start;
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> IncrementBytes(std::string_view prefix) {
+  size_t end = prefix.size();
+  while (end > 0 && static_cast<uint8_t>(prefix[end - 1]) == 0xFF) --end;
+  if (end == 0) return std::nullopt;
+  std::string out(prefix.substr(0, end));
+  out.back() = static_cast<char>(static_cast<uint8_t>(out.back()) + 1);
+  return out;
+}
+
+bool IsUtf8(const WriterColumn& column) { return column.type->id() == TypeId::kString; }
+
+}  // namespace
+
+ColumnSortOrder SortOrderFor(const WriterColumn& column) { return SortOrderFor(column.physical_type, *column.type); }
+
+ColumnSortOrder SortOrderFor(Type physical, const DataType& type) {
+  switch (physical) {
+    case Type::BYTE_ARRAY: return ColumnSortOrder::kBytes;
+    case Type::FIXED_LEN_BYTE_ARRAY:
+      return type.id() == TypeId::kDecimal128 ? ColumnSortOrder::kSignedBytes : ColumnSortOrder::kBytes;
+    default: break;
+  }
+  switch (type.id()) {
+    case TypeId::kUInt8:
+    case TypeId::kUInt16:
+    case TypeId::kUInt32:
+    case TypeId::kUInt64: return ColumnSortOrder::kUnsigned;
+    default: return ColumnSortOrder::kSigned;
+  }
+}
+
+int CompareStatisticsValues(Type physical, ColumnSortOrder order, std::string_view a, std::string_view b) {
+  const bool is_unsigned = order == ColumnSortOrder::kUnsigned;
+  switch (physical) {
+    case Type::BOOLEAN: return Compare3(Load<uint8_t>(a), Load<uint8_t>(b));
+    case Type::INT32:
+      return is_unsigned ? Compare3(Load<uint32_t>(a), Load<uint32_t>(b)) : Compare3(Load<int32_t>(a), Load<int32_t>(b));
+    case Type::INT64:
+      return is_unsigned ? Compare3(Load<uint64_t>(a), Load<uint64_t>(b)) : Compare3(Load<int64_t>(a), Load<int64_t>(b));
+    case Type::FLOAT: return Compare3(Load<float>(a), Load<float>(b));
+    case Type::DOUBLE: return Compare3(Load<double>(a), Load<double>(b));
+    default: break;
+  }
+  if (order == ColumnSortOrder::kSignedBytes && !a.empty() && !b.empty() && a.size() == b.size()) {
+    const int first = Compare3(static_cast<int8_t>(a[0]), static_cast<int8_t>(b[0]));
+    if (first != 0) return first;
+    return a.substr(1).compare(b.substr(1));
+  }
+  return a.compare(b);  // char_traits<char>::compare orders bytes as unsigned char
+}
+
+StatisticsBound TruncateLowerBound(std::string_view min, int32_t length, bool utf8) {
+  if (length <= 0 || min.size() <= static_cast<size_t>(length)) return {std::string(min), true};
+  return {std::string(min.substr(0, CutPoint(min, static_cast<size_t>(length), utf8))), false};
+}
+
+std::optional<StatisticsBound> TruncateUpperBound(std::string_view max, int32_t length, bool utf8) {
+  if (length <= 0 || max.size() <= static_cast<size_t>(length)) return StatisticsBound{std::string(max), true};
+  const std::string_view prefix = max.substr(0, CutPoint(max, static_cast<size_t>(length), utf8));
+  std::optional<std::string> bound = utf8 ? IncrementUtf8(prefix) : std::nullopt;
+  if (!bound) bound = IncrementBytes(prefix);  // also for bytes that are not valid UTF-8
+  if (!bound) return std::nullopt;
+  return StatisticsBound{std::move(*bound), false};
+}
+
+void StatisticsAccumulator::Merge(const StatisticsAccumulator& other, Type physical, ColumnSortOrder order) {
+  null_count += other.null_count;
+  nan_count += other.nan_count;
+  if (!other.has_bounds) return;
+  if (!has_bounds) {
+    has_bounds = true;
+    min = other.min;
+    max = other.max;
+    return;
+  }
+  if (CompareStatisticsValues(physical, order, other.min, min) < 0) min = other.min;
+  if (CompareStatisticsValues(physical, order, other.max, max) > 0) max = other.max;
+}
+
+Statistics MakeStatistics(const WriterColumn& column, const StatisticsAccumulator& stats, int32_t truncate_length) {
+  Statistics out;
+  out.null_count = stats.null_count;
+  const bool floating = column.physical_type == Type::FLOAT || column.physical_type == Type::DOUBLE;
+  if (floating) out.nan_count = stats.nan_count;
+  if (!stats.has_bounds) return out;
+  if (column.physical_type == Type::BYTE_ARRAY) {
+    const bool utf8 = IsUtf8(column);
+    StatisticsBound min = TruncateLowerBound(stats.min, truncate_length, utf8);
+    out.min_value = std::move(min.value);
+    out.is_min_value_exact = min.exact;
+    if (auto max = TruncateUpperBound(stats.max, truncate_length, utf8)) {
+      out.max_value = std::move(max->value);
+      out.is_max_value_exact = max->exact;
+    }
+    return out;
+  }
+  out.min_value = stats.min;
+  out.max_value = stats.max;
+  out.is_min_value_exact = true;
+  out.is_max_value_exact = true;
+  if (SortOrderFor(column) == ColumnSortOrder::kSigned) {
+    // spec: the deprecated fields "may be set when the column order is signed".
+    out.min = stats.min;
+    out.max = stats.max;
+  }
+  return out;
+}
+
+}  // namespace floe::parquet

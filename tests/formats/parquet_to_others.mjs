@@ -1,0 +1,146 @@
+// Files floe writes, read by other engines: DuckDB writes the rich table
+// (with field ids), `floe parquet rewrite` writes it again under every
+// option combination, and
+//  - DuckDB reads floe's file with exactly the values it reads from its own;
+//  - DuckDB's parquet_schema() shows the field ids and its parquet_metadata()
+//    shows floe's statistics (min/max present on every flat column chunk);
+//  - parquet-wasm (arrow-rs) reads floe's file with the values floe reads.
+//
+// Usage: node parquet_to_others.mjs FLOE_BINARY TOOLS_DIR
+// Exits 0 when all agree, 1 otherwise, 77 (skip) without DuckDB.
+import { execFileSync } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
+import { richTableSql } from './duckdb_rich_table.mjs';
+import { floeRows, looseEqual } from './json_rows.mjs';
+
+const [floe, tools] = process.argv.slice(2);
+if (!existsSync(path.join(tools, 'node_modules/@duckdb/node-api'))) {
+  console.log('SKIP: DuckDB is not installed (run dev/install-test-tools)');
+  process.exit(77);
+}
+const require = createRequire(path.join(path.resolve(tools), '/'));
+const { DuckDBInstance } = require('@duckdb/node-api');
+const wasm = existsSync(path.join(tools, 'node_modules/parquet-wasm'))
+  ? { pw: require('parquet-wasm'), arrow: require('apache-arrow') }
+  : null;
+
+const variants = [
+  [],
+  ['--codec', 'none'],
+  ['--codec', 'snappy', '--page-version', '2'],
+  ['--codec', 'gzip', '--dictionary', 'off'],
+  ['--codec', 'lz4_raw', '--row-group-rows', '500', '--page-bytes', '4096'],
+  ['--codec', 'brotli', '--page-version', '2', '--dictionary', 'off'],
+  ['--codec', 'zstd', '--level', '9', '--no-page-index', '--bloom', 'id,string_col'],
+];
+
+// parquet-wasm's Arrow values as floe prints them: bytes as hex, 64-bit
+// integers as strings; timestamps and dates stay numbers (milliseconds),
+// compared to floe's ISO text by `sameInstant`.
+function fromArrow(v) {
+  if (v === null || v === undefined) return null;
+  if (typeof v === 'bigint') return v.toString();
+  if (v instanceof Uint8Array) return Buffer.from(v).toString('hex');
+  if (Array.isArray(v)) return v.map(fromArrow);
+  if (typeof v === 'object' && typeof v.toJSON === 'function') return fromArrow(v.toJSON());
+  if (typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, fromArrow(x)]));
+  return v;
+}
+// floe prints a time of day as HH:MM:SS.ffffff; Arrow JS gives microseconds.
+function sameTime(floeValue, wasmValue) {
+  const m = typeof floeValue === 'string' && /^(\d\d):(\d\d):(\d\d)(?:\.(\d{1,9}))?$/.exec(floeValue);
+  if (!m || !/^\d+$/.test(String(wasmValue))) return false;
+  const micros = ((BigInt(m[1]) * 60n + BigInt(m[2])) * 60n + BigInt(m[3])) * 1000000n +
+    BigInt((m[4] ?? '').padEnd(6, '0').slice(0, 6) || '0');
+  return micros === BigInt(wasmValue);
+}
+// floe prints instants as ISO 8601 text; Arrow JS gives milliseconds, with
+// the microseconds as the fraction. Compared in microseconds.
+function sameInstant(floeValue, wasmValue) {
+  if (typeof floeValue !== 'string' || typeof wasmValue !== 'number') return false;
+  const m = /^(\d{4}-\d\d-\d\d)(?:T(\d\d:\d\d:\d\d)(?:\.(\d{1,9}))?)?(\+00:00|Z)?$/.exec(floeValue);
+  if (!m) return false;
+  const seconds = Date.parse(`${m[1]}T${m[2] ?? '00:00:00'}Z`);
+  const micros = BigInt(seconds) * 1000n + BigInt((m[3] ?? '').padEnd(6, '0').slice(0, 6) || '0');
+  return micros === BigInt(Math.round(wasmValue * 1000));
+}
+function wasmEqual(f, w) {
+  if (looseEqual(f, w) || sameInstant(f, w) || sameTime(f, w)) return true;
+  // A UUID: floe prints it with dashes, Arrow JS gives the 16 bytes (hex here).
+  if (typeof f === 'string' && /^[0-9a-f]{8}(-[0-9a-f]{4}){3}-[0-9a-f]{12}$/.test(f)) return f.replaceAll('-', '') === w;
+  if (Array.isArray(f) && Array.isArray(w)) return f.length === w.length && f.every((x, i) => wasmEqual(x, w[i]));
+  if (f && w && typeof f === 'object' && typeof w === 'object') {
+    const keys = Object.keys(f);
+    return keys.length === Object.keys(w).length && keys.every((k) => wasmEqual(f[k], w[k]));
+  }
+  return false;
+}
+
+const dir = mkdtempSync(path.join(os.tmpdir(), 'floe-written-'));
+const failures = [];
+try {
+  const db = await DuckDBInstance.create(':memory:');
+  const conn = await db.connect();
+  const rows = async (sql) => (await conn.runAndReadAll(sql)).getRowObjectsJson();
+  const source = path.join(dir, 'source.parquet');
+  await conn.run(`COPY (${richTableSql}) TO '${source}' (FORMAT parquet, FIELD_IDS 'auto')`);
+  const expected = await rows(`SELECT * FROM read_parquet('${source}')`);
+  const sourceIds = await rows(`SELECT name, field_id FROM parquet_schema('${source}') WHERE field_id IS NOT NULL ORDER BY name`);
+
+  for (const [i, options] of variants.entries()) {
+    const name = options.join(' ') || '(defaults)';
+    const out = path.join(dir, `floe-${i}.parquet`);
+    try {
+      execFileSync(floe, ['parquet', 'rewrite', source, out, ...options], { stdio: ['ignore', 'pipe', 'pipe'] });
+    } catch (e) {
+      failures.push(`${name}: floe parquet rewrite failed: ${(e.stderr ?? '').toString().trim()}`);
+      continue;
+    }
+    const got = await rows(`SELECT * FROM read_parquet('${out}')`);
+    if (!isDeepStrictEqual(got, expected)) {
+      const at = got.findIndex((r, k) => !isDeepStrictEqual(r, expected[k]));
+      failures.push(`${name}: DuckDB reads floe's file differently (${got.length} vs ${expected.length} rows; first difference at row ${at}: ${JSON.stringify(got[at])?.slice(0, 300)} vs ${JSON.stringify(expected[at])?.slice(0, 300)})`);
+    }
+    const ids = await rows(`SELECT name, field_id FROM parquet_schema('${out}') WHERE field_id IS NOT NULL ORDER BY name`);
+    if (!isDeepStrictEqual(ids, sourceIds)) failures.push(`${name}: field ids differ: ${JSON.stringify(ids).slice(0, 300)}`);
+    const noStats = await rows(`SELECT path_in_schema FROM parquet_metadata('${out}') WHERE stats_min_value IS NULL AND stats_max_value IS NULL AND stats_null_count < num_values AND path_in_schema NOT LIKE '%,%'`);
+    if (noStats.length > 0) failures.push(`${name}: column chunks without min/max: ${noStats.map((r) => r.path_in_schema).join(' ')}`);
+
+    if (wasm) {
+      try {
+        const table = wasm.arrow.tableFromIPC(wasm.pw.readParquet(new Uint8Array(readFileSync(out))).intoIPCStream());
+        const floeView = floeRows(floe, out);
+        if (floeView.error) throw new Error(floeView.error);
+        if (table.numRows !== floeView.rows.length) throw new Error(`${table.numRows} rows vs floe's ${floeView.rows.length}`);
+        // Arrow JS gives a decimal's unscaled integer (as JSON text).
+        const scales = Object.fromEntries(table.schema.fields
+          .filter((f) => f.type.typeId === wasm.arrow.Type.Decimal).map((f) => [f.name, f.type.scale]));
+        const sameDecimal = (f, w, scale) => f === null ? w === null :
+          w !== null && BigInt(String(w).replaceAll('"', '')) === BigInt(Math.round(Number(f) * 10 ** scale));
+        for (let r = 0; r < table.numRows; ++r) {
+          const w = fromArrow(table.get(r).toJSON());
+          for (const [column, value] of Object.entries(floeView.rows[r])) {
+            const equal = column in scales ? sameDecimal(value, w[column], scales[column]) : wasmEqual(value, w[column]);
+            if (!equal) {
+              throw new Error(`row ${r} column ${column}: floe ${JSON.stringify(value)} vs parquet-wasm ${JSON.stringify(w[column])}`);
+            }
+          }
+        }
+      } catch (e) {
+        failures.push(`${name}: parquet-wasm: ${String(e.message ?? e).split('\n')[0].slice(0, 400)}`);
+      }
+    }
+  }
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
+if (failures.length > 0) {
+  console.log(failures.join('\n'));
+  console.log(`${failures.length} problems in ${variants.length} floe-written files`);
+  process.exit(1);
+}
+console.log(`all ${variants.length} floe-written files read the same in DuckDB${wasm ? ' and parquet-wasm' : ''}`);
