@@ -463,7 +463,11 @@ inline Status AppendRandomValue(ArrayBuilder* b, const DataType& t, std::mt19937
       FLOE_RETURN_IF_ERROR(map->StartMap());
       const int n = static_cast<int>(rng() % 4);
       for (int i = 0; i < n; ++i) {
-        FLOE_RETURN_IF_ERROR(map->key_builder()->As<BinaryBuilder>()->Append(StrCat("k", i)));
+        if (t.key_field().type->id() == TypeId::kInt32) {
+          FLOE_RETURN_IF_ERROR(map->key_builder()->As<PrimitiveBuilder<int32_t>>()->Append(i));
+        } else {
+          FLOE_RETURN_IF_ERROR(map->key_builder()->As<BinaryBuilder>()->Append(StrCat("k", i)));
+        }
         FLOE_RETURN_IF_ERROR(AppendRandom(map->item_builder(), t.value_field(), rng, null_rate));
       }
       return Status::OK();
