@@ -45,9 +45,15 @@ TEST(StatisticsFilterTest, ComparesUnderEachColumnsSortOrder) {
   EXPECT_EQ(CompareStatisticsValues(bytes, "\xff", "a"), 1);  // unsigned bytes
   auto decimal = DataType::Decimal128(20, 2);
   ASSERT_TRUE(decimal.ok());
-  const ColumnDescriptor dec = Column(Type::FIXED_LEN_BYTE_ARRAY, *decimal);
+  // BYTE_ARRAY decimals vary in width; FIXED_LEN_BYTE_ARRAY ones do not.
+  const ColumnDescriptor dec = Column(Type::BYTE_ARRAY, *decimal);
   EXPECT_EQ(CompareStatisticsValues(dec, std::string("\xff\xfe", 2), std::string("\x01", 1)), -1);  // -2 < 1
   EXPECT_EQ(CompareStatisticsValues(dec, std::string("\x00\x05", 2), std::string("\x05", 1)), 0);
+  ColumnDescriptor fixed = Column(Type::FIXED_LEN_BYTE_ARRAY, *decimal);
+  fixed.type_length = 2;
+  EXPECT_EQ(CompareStatisticsValues(fixed, std::string("\xff\xfe", 2), std::string("\x00\x01", 2)), -1);
+  EXPECT_EQ(CompareStatisticsValues(fixed, std::string("\x7f\x00", 2), std::string("\x00\xff", 2)), 1);
+  EXPECT_EQ(CompareStatisticsValues(fixed, std::string("\x01", 1), std::string("\x00\x01", 2)), std::nullopt);
   const ColumnDescriptor f64 = Column(Type::DOUBLE, DataType::Float64());
   EXPECT_EQ(CompareStatisticsValues(f64, PlainDouble(std::nan("")), PlainDouble(1)), std::nullopt);
   EXPECT_EQ(CompareStatisticsValues(i32, "abc", PlainInt32(1)), std::nullopt);  // wrong size

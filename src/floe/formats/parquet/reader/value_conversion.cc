@@ -111,7 +111,7 @@ Status ConvertValues(const ColumnDescriptor& column, const T* in, int64_t n, uin
     }
     return Status::OK();
   }
-  std::memcpy(out, in, static_cast<size_t>(n) * sizeof(T));
+  if (n > 0) std::memcpy(out, in, static_cast<size_t>(n) * sizeof(T));
   return Status::OK();
 }
 
@@ -134,7 +134,7 @@ Status ConvertFixedLenByteArrays(const ColumnDescriptor& column, const uint8_t* 
       }
       return Status::OK();
     default:
-      std::memcpy(out, in, static_cast<size_t>(n * width));
+      if (n > 0) std::memcpy(out, in, static_cast<size_t>(n * width));
       return Status::OK();
   }
 }
