@@ -10,7 +10,7 @@
 #include <set>
 
 #include "floe/base/strings.h"
-#include "floe/formats/avro/json_text.h"
+#include "floe/columnar/value_format.h"
 
 namespace floe::avro {
 
@@ -413,7 +413,7 @@ namespace {
 void AppendAttributes(std::string* out, const std::vector<Attribute>& attrs) {
   for (const Attribute& a : attrs) {
     out->push_back(',');
-    internal::AppendJsonString(out, a.name);
+    floe::value_format::AppendJsonString(a.name, out);
     out->push_back(':');
     out->append(a.json);
   }
@@ -421,20 +421,20 @@ void AppendAttributes(std::string* out, const std::vector<Attribute>& attrs) {
 
 void AppendNamed(std::string* out, const Node& n, const std::string& ns) {
   out->append(",\"name\":");
-  internal::AppendJsonString(out, n.name());
+  floe::value_format::AppendJsonString(n.name(), out);
   if (n.name_space() != ns) {
     out->append(",\"namespace\":");
-    internal::AppendJsonString(out, n.name_space());
+    floe::value_format::AppendJsonString(n.name_space(), out);
   }
   if (!n.doc().empty()) {
     out->append(",\"doc\":");
-    internal::AppendJsonString(out, n.doc());
+    floe::value_format::AppendJsonString(n.doc(), out);
   }
   if (!n.aliases().empty()) {
     out->append(",\"aliases\":[");
     for (size_t i = 0; i < n.aliases().size(); ++i) {
       if (i) out->push_back(',');
-      internal::AppendJsonString(out, n.aliases()[i]);
+      floe::value_format::AppendJsonString(n.aliases()[i], out);
     }
     out->push_back(']');
   }
@@ -442,7 +442,7 @@ void AppendNamed(std::string* out, const Node& n, const std::string& ns) {
 
 void AppendType(std::string* out, const Node& n, const std::string& ns, std::set<const Node*>* defined) {
   if (n.is_named() && defined->count(&n)) {
-    internal::AppendJsonString(out, n.full_name());
+    floe::value_format::AppendJsonString(n.full_name(), out);
     return;
   }
   switch (n.type()) {
@@ -463,7 +463,7 @@ void AppendType(std::string* out, const Node& n, const std::string& ns, std::set
         const Field& f = n.fields()[i];
         if (i) out->push_back(',');
         out->append("{\"name\":");
-        internal::AppendJsonString(out, f.name);
+        floe::value_format::AppendJsonString(f.name, out);
         out->append(",\"type\":");
         AppendType(out, *f.type, n.name_space(), defined);
         if (f.default_json) {
@@ -472,13 +472,13 @@ void AppendType(std::string* out, const Node& n, const std::string& ns, std::set
         }
         if (!f.doc.empty()) {
           out->append(",\"doc\":");
-          internal::AppendJsonString(out, f.doc);
+          floe::value_format::AppendJsonString(f.doc, out);
         }
         if (!f.aliases.empty()) {
           out->append(",\"aliases\":[");
           for (size_t a = 0; a < f.aliases.size(); ++a) {
             if (a) out->push_back(',');
-            internal::AppendJsonString(out, f.aliases[a]);
+            floe::value_format::AppendJsonString(f.aliases[a], out);
           }
           out->push_back(']');
         }
@@ -497,12 +497,12 @@ void AppendType(std::string* out, const Node& n, const std::string& ns, std::set
       out->append(",\"symbols\":[");
       for (size_t i = 0; i < n.symbols().size(); ++i) {
         if (i) out->push_back(',');
-        internal::AppendJsonString(out, n.symbols()[i]);
+        floe::value_format::AppendJsonString(n.symbols()[i], out);
       }
       out->push_back(']');
       if (n.enum_default()) {
         out->append(",\"default\":");
-        internal::AppendJsonString(out, *n.enum_default());
+        floe::value_format::AppendJsonString(*n.enum_default(), out);
       }
       AppendAttributes(out, n.attributes());
       out->push_back('}');
@@ -524,10 +524,10 @@ void AppendType(std::string* out, const Node& n, const std::string& ns, std::set
       return;
     default:
       if (n.attributes().empty()) {
-        internal::AppendJsonString(out, TypeName(n.type()));
+        floe::value_format::AppendJsonString(TypeName(n.type()), out);
       } else {
         out->append("{\"type\":");
-        internal::AppendJsonString(out, TypeName(n.type()));
+        floe::value_format::AppendJsonString(TypeName(n.type()), out);
         AppendAttributes(out, n.attributes());
         out->push_back('}');
       }
@@ -558,7 +558,7 @@ Node* SchemaBuilder::NewNode(Type type) {
 namespace {
 std::string QuotedJson(std::string_view s) {
   std::string out;
-  internal::AppendJsonString(&out, s);
+  floe::value_format::AppendJsonString(s, &out);
   return out;
 }
 void SplitFullName(Node* n, std::string full, std::string* name, std::string* ns) {

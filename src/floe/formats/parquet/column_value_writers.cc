@@ -18,16 +18,10 @@
 #include "floe/formats/parquet/encoding/dictionary.h"
 #include "floe/formats/parquet/encoding/dictionary_builder.h"
 #include "floe/formats/parquet/encoding/plain.h"
+#include "floe/formats/parquet/statistics.h"
 
 namespace floe::parquet::internal {
 namespace {
-
-template <typename T>
-std::string EncodeValue(T v) {
-  std::string s(sizeof(T), '\0');
-  std::memcpy(s.data(), &v, sizeof(T));
-  return s;
-}
 
 // INT32, INT64, FLOAT and DOUBLE.
 template <typename T>
@@ -122,8 +116,8 @@ class FixedWidthWriter final : public ColumnChunkWriterBase {
         if (min == 0) min = -T{0};
         if (max == 0) max = T{0};
       }
-      page->min = EncodeValue(min);
-      page->max = EncodeValue(max);
+      page->min = PlainValue(min);
+      page->max = PlainValue(max);
     }
     has_bounds_ = false;
     nan_count_ = 0;

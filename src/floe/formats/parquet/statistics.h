@@ -10,6 +10,7 @@
 
 #pragma once
 
+#include <cstring>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -29,6 +30,15 @@ struct ColumnStatistics {
   std::optional<int64_t> nan_count;
   bool from_deprecated_fields = false;
 };
+
+// A fixed-width value (int32_t, int64_t, float, double) as Parquet
+// statistics encode it: PLAIN, little-endian.
+template <typename T>
+std::string PlainValue(T value) {
+  std::string out(sizeof(T), '\0');
+  std::memcpy(out.data(), &value, sizeof(T));
+  return out;
+}
 
 // The bounds and counts of `stats` that are valid for `column`.
 ColumnStatistics EffectiveStatistics(const ColumnDescriptor& column, const Statistics& stats);

@@ -11,13 +11,6 @@ namespace floe::parquet {
 namespace {
 
 template <typename T>
-std::string Plain(T value) {
-  std::string out(sizeof(T), '\0');
-  std::memcpy(out.data(), &value, sizeof(T));
-  return out;
-}
-
-template <typename T>
 bool IsNaN(std::string_view v) {
   T x;
   std::memcpy(&x, v.data(), sizeof(T));
@@ -67,10 +60,10 @@ bool RangeMayMatch(const ColumnDescriptor& column, ColumnPredicate::Op op, const
 
 }  // namespace
 
-std::string PlainInt32(int32_t value) { return Plain(value); }
-std::string PlainInt64(int64_t value) { return Plain(value); }
-std::string PlainFloat(float value) { return Plain(value); }
-std::string PlainDouble(double value) { return Plain(value); }
+std::string PlainInt32(int32_t value) { return PlainValue(value); }
+std::string PlainInt64(int64_t value) { return PlainValue(value); }
+std::string PlainFloat(float value) { return PlainValue(value); }
+std::string PlainDouble(double value) { return PlainValue(value); }
 
 std::optional<int> CompareStatisticsValues(const ColumnDescriptor& column, std::string_view a, std::string_view b) {
   // Statistics come from the file: check sizes and orderless values before

@@ -38,6 +38,17 @@ Result<Buffer> PageReader::Inflate(int64_t page_offset, std::span<const uint8_t>
   return out;
 }
 
+Status PageReader::TakeWholeBody(int64_t page_offset, std::span<const uint8_t> body, Page* page) const {
+  if (codec_ == compression::Codec::kUncompressed) {
+    page->storage = chunk_;
+    page->values = body;
+    return Status::OK();
+  }
+  FLOE_ASSIGN_OR_RETURN(page->storage, Inflate(page_offset, body, header_.uncompressed_page_size));
+  page->values = page->storage.span();
+  return Status::OK();
+}
+
 Result<std::optional<Page>> PageReader::Next() {
   while (pos_ < chunk_.size()) {
     const int64_t page_offset = chunk_offset_ + pos_;
@@ -78,13 +89,7 @@ Result<std::optional<Page>> PageReader::Next() {
         const DictionaryPageHeader& dict = *header_.dictionary_page_header;
         page.num_values = dict.num_values;
         page.encoding = dict.encoding;
-        if (compressed) {
-          FLOE_ASSIGN_OR_RETURN(page.storage, Inflate(page_offset, body, header_.uncompressed_page_size));
-          page.values = page.storage.span();
-        } else {
-          page.storage = chunk_;
-          page.values = body;
-        }
+        FLOE_RETURN_IF_ERROR(TakeWholeBody(page_offset, body, &page));
         return std::optional<Page>(std::move(page));
       }
       case PageType::DATA_PAGE: {
@@ -95,13 +100,7 @@ Result<std::optional<Page>> PageReader::Next() {
         page.definition_level_encoding = data.definition_level_encoding;
         page.repetition_level_encoding = data.repetition_level_encoding;
         page.statistics = data.statistics ? &*data.statistics : nullptr;
-        if (compressed) {
-          FLOE_ASSIGN_OR_RETURN(page.storage, Inflate(page_offset, body, header_.uncompressed_page_size));
-          page.values = page.storage.span();
-        } else {
-          page.storage = chunk_;
-          page.values = body;
-        }
+        FLOE_RETURN_IF_ERROR(TakeWholeBody(page_offset, body, &page));
         return std::optional<Page>(std::move(page));
       }
       case PageType::DATA_PAGE_V2: {

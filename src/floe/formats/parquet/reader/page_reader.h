@@ -78,6 +78,8 @@ class PageReader {
  private:
   Status Error(int64_t page_offset, const std::string& what) const;
   Result<Buffer> Inflate(int64_t page_offset, std::span<const uint8_t> in, int64_t size) const;
+  // Dictionary and v1 pages: the whole body is compressed together.
+  Status TakeWholeBody(int64_t page_offset, std::span<const uint8_t> body, Page* page) const;
 
   Buffer chunk_;
   int64_t chunk_offset_;

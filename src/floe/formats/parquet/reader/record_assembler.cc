@@ -94,11 +94,7 @@ class Assembler {
 
     // Flat columns: every level is a slot.
     const bool all_slots = ctx.rep == 0 && ctx.def == 0 && column.max_repetition_level == 0;
-    int64_t slots = levels.count;
-    if (!all_slots) {
-      slots = 0;
-      for (int64_t i = 0; i < levels.count; ++i) slots += IsSlot(levels, i, ctx);
-    }
+    const int64_t slots = all_slots ? levels.count : CountSlots(levels, ctx);
     if (type->id() == TypeId::kNull) return MakeArrayOfNull(type, slots);
 
     ValidityWriter validity;
@@ -200,10 +196,15 @@ class Assembler {
     return Array(std::make_shared<const ArrayData>(type, length, std::move(buffers), std::move(children), null_count));
   }
 
-  Result<Array> Struct(const FieldPlan& plan, SlotContext ctx) {
-    const Levels levels = LevelsOf(plan);
+  static int64_t CountSlots(const Levels& levels, SlotContext ctx) {
     int64_t slots = 0;
     for (int64_t i = 0; i < levels.count; ++i) slots += IsSlot(levels, i, ctx);
+    return slots;
+  }
+
+  Result<Array> Struct(const FieldPlan& plan, SlotContext ctx) {
+    const Levels levels = LevelsOf(plan);
+    const int64_t slots = CountSlots(levels, ctx);
     ValidityWriter validity;
     FLOE_RETURN_IF_ERROR(validity.Init(slots));
     int64_t s = 0;
@@ -223,8 +224,7 @@ class Assembler {
   // Lists and maps: offsets from the slots of the node and of its elements.
   Result<Array> Repeated(const FieldPlan& plan, SlotContext ctx) {
     const Levels levels = LevelsOf(plan);
-    int64_t slots = 0;
-    for (int64_t i = 0; i < levels.count; ++i) slots += IsSlot(levels, i, ctx);
+    const int64_t slots = CountSlots(levels, ctx);
     ValidityWriter validity;
     FLOE_RETURN_IF_ERROR(validity.Init(slots));
     FLOE_ASSIGN_OR_RETURN(Buffer offsets_buffer, Buffer::Allocate((slots + 1) * 4));
