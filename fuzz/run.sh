@@ -19,6 +19,7 @@ for bin in "$build"/fuzz/*_fuzz; do
   seeds=()
   case "$name" in
     parquet_*) seeds+=("$shared/fixtures/parquet-testing/data" "$shared/fixtures/parquet-testing/bad_data") ;;
+    table_metadata_*) seeds+=("$shared/fixtures/iceberg/java-golden") ;;
   esac
   existing=()
   for s in "${seeds[@]}"; do [ -d "$s" ] && existing+=("$s"); done

@@ -404,3 +404,65 @@ TEST(TableMetadataJsonTest, EveryDuckdbIcebergMetadataFileParses) {
 
 }  // namespace
 }  // namespace floe::iceberg
+
+namespace floe::iceberg {
+namespace {
+
+const std::string kDuckdb = std::string(FLOE_SHARED_DIR) + "/fixtures/iceberg/duckdb-iceberg/data/persistent/";
+
+TEST(TableMetadataJsonTest, V1SnapshotsMayListManifestsInline) {
+  auto io = NewLocalFileIO();
+  auto m = ReadTableMetadata(*io, kDuckdb + "iceberg_v1_deprecated/default/legacy_v1/metadata/v2.metadata.json");
+  ASSERT_TRUE(m.ok()) << m.status().ToString();
+  EXPECT_EQ(m->format_version, 1);
+  const Snapshot* s = m->current_snapshot();
+  ASSERT_NE(s, nullptr);
+  EXPECT_TRUE(s->manifest_list.empty());
+  ASSERT_EQ(s->manifests.size(), 1u);
+  EXPECT_EQ(s->manifests[0],
+            "data/persistent/iceberg_v1_deprecated/default/legacy_v1/metadata/"
+            "d65f86b0-b799-467f-b1f4-9c697e4c4fc7-m0.avro");
+  EXPECT_EQ(s->operation, "append");
+  EXPECT_EQ(s->summary.at("added-records"), "3");
+  EXPECT_EQ(m->current_schema()->FindFieldByName("category")->field_id, 2);
+  EXPECT_EQ(m->default_spec()->fields[0].source_id(), 2);
+  EXPECT_EQ(m->properties.at("write.parquet.compression-codec"), "zstd");
+  ASSERT_EQ(m->metadata_log.size(), 1u);
+  EXPECT_EQ(m->metadata_log[0].timestamp_ms, 1786003391399);
+}
+
+TEST(TableMetadataJsonTest, UnsignedSnapshotIdsKeepTheirBits) {
+  auto io = NewLocalFileIO();
+  auto m = ReadTableMetadata(*io, kDuckdb + "equality_delete_cross_partition/warehouse/ns/t/metadata/vfinal.metadata.json");
+  ASSERT_TRUE(m.ok()) << m.status().ToString();
+  const int64_t id = static_cast<int64_t>(uint64_t{9876543210123456789u});
+  EXPECT_EQ(m->current_snapshot_id, id);
+  ASSERT_NE(m->current_snapshot(), nullptr);
+  EXPECT_EQ(m->current_snapshot()->parent_snapshot_id, 4327154639183968397);
+  EXPECT_EQ(m->refs.at("main").snapshot_id, id);
+  // Written signed, so every Iceberg reader can take it.
+  const std::string json = TableMetadataToJson(*m).value();
+  EXPECT_NE(json.find(StrCat("\"current-snapshot-id\":", id)), std::string::npos);
+}
+
+TEST(TableMetadataJsonTest, DefaultsOfEveryPrimitiveTypeAreKeptVerbatim) {
+  auto io = NewLocalFileIO();
+  auto m = ReadTableMetadata(*io, kDuckdb +
+                                      "add_columns_with_defaults_in_struct/default.db/add_columns_with_defaults_in_struct/"
+                                      "metadata/00003-21a957f9-c2ee-431a-9d18-bf257b561198.metadata.json");
+  ASSERT_TRUE(m.ok()) << m.status().ToString();
+  const Schema* s = m->current_schema();
+  auto initial = [&](const char* name) { return s->FindFieldByName(name)->initial_default.value_or("<none>"); };
+  EXPECT_EQ(initial("a.col_boolean"), "true");
+  EXPECT_EQ(initial("a.col_integer"), "342342");
+  EXPECT_EQ(initial("a.col_long"), "-9223372036854775808");
+  EXPECT_EQ(initial("a.col_double"), "0.342343242342342");
+  EXPECT_EQ(initial("a.col_decimal"), "\"12345.00\"");
+  EXPECT_EQ(initial("a.col_timestamptz"), "\"1970-01-01T00:00:00.012345+00:00\"");
+  EXPECT_EQ(initial("a.col_fixed"), "\"010203ff03\"");
+  EXPECT_EQ(s->FindFieldByName("a.col_decimal")->type->ToString(), "decimal(16,2)");
+  EXPECT_EQ(s->FindFieldByName("a.col1")->initial_default, std::nullopt);
+}
+
+}  // namespace
+}  // namespace floe::iceberg
