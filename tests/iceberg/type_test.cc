@@ -42,12 +42,17 @@ TEST(TypeTest, ParsesParameterizedTypes) {
   EXPECT_EQ((*geo)->ToString(), "geography(srid:4326, vincenty)");
   EXPECT_EQ(RoundTrip("geometry(srid:3857)"), "geometry(srid:3857)");
   EXPECT_EQ(RoundTrip("geography(projjson:x)"), "geography(projjson:x)");
+  // Names match case-insensitively (Java lowercases them); a CRS keeps its case.
+  EXPECT_EQ(RoundTrip("LONG"), "long");
+  EXPECT_EQ(RoundTrip("Decimal(9, 2)"), "decimal(9,2)");
+  EXPECT_EQ(RoundTrip("GEOMETRY(EPSG:4326)"), "geometry(EPSG:4326)");
+  EXPECT_EQ(Type::Geography("", "karney")->ToString(), "geography(OGC:CRS84, karney)");
 }
 
 TEST(TypeTest, RejectsMalformedTypeStrings) {
   for (std::string_view bad : {"", "integer", "decimal(0,0)", "decimal(39,2)", "decimal(5,6)", "decimal(5)",
                                "decimal(a,b)", "fixed[0]", "fixed[]", "fixed[-1]", "fixed(3)", "struct",
-                               "geography(a, b, c)", "geography(x, flat)", "geometry()", "LONG"}) {
+                               "geography(a, b, c)", "geography(x, flat)", "geometry()", "timestamp-ns"}) {
     auto type = ParsePrimitiveType(bad);
     ASSERT_FALSE(type.ok()) << bad;
     EXPECT_TRUE(type.status().IsInvalidArgument()) << bad;

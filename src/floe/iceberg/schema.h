@@ -29,7 +29,7 @@ class Schema {
   Schema();
 
   // Builds and validates a schema. InvalidArgument, naming the field, when a
-  // field id is repeated or not positive, a name is repeated within a struct
+  // field id is repeated or negative, a name is repeated within a struct
   // or empty, or an identifier field does not exist or cannot identify rows
   // (spec: identifier fields must be required primitives, not float or
   // double, and not nested in an optional struct, a list or a map).

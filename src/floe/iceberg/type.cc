@@ -1,6 +1,7 @@
 #include "floe/iceberg/type.h"
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 
 #include "floe/base/strings.h"
@@ -120,6 +121,8 @@ TypePtr Type::Geometry(std::string crs) {
 
 TypePtr Type::Geography(std::string crs, std::string algorithm) {
   auto type = std::make_shared<Type>(Passkey(), TypeId::kGeography);
+  // An algorithm needs a CRS before it in the type string: spell the default.
+  if (crs.empty() && !algorithm.empty()) crs = "OGC:CRS84";
   type->crs_ = std::move(crs);
   type->algorithm_ = std::move(algorithm);
   return type;
@@ -155,7 +158,7 @@ std::string Type::ToString() const {
     case TypeId::kGeography:
       if (crs_.empty() && algorithm_.empty()) return "geography";
       if (algorithm_.empty()) return StrCat("geography(", crs_, ")");
-      return StrCat("geography(", crs_.empty() ? "OGC:CRS84" : crs_, ", ", algorithm_, ")");
+      return StrCat("geography(", crs_, ", ", algorithm_, ")");
     case TypeId::kStruct:
       return StrCat("struct<", FieldsToString(fields_), ">");
     case TypeId::kList:
@@ -180,7 +183,15 @@ bool TypeEquals(const TypePtr& a, const TypePtr& b) {
 }
 
 Result<TypePtr> ParsePrimitiveType(std::string_view text) {
-  const std::string_view s = Trim(text);
+  const std::string_view original = Trim(text);
+  // Type names match case-insensitively, as Java reads them; a CRS keeps
+  // its case.
+  std::string lowered(original);
+  for (char& c : lowered) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  const std::string_view s = lowered;
+  auto as_original = [&](std::string_view part) {
+    return original.substr(static_cast<size_t>(part.data() - s.data()), part.size());
+  };
   for (const auto& t : kSimpleTypes) {
     if (s == t.name) {
       switch (t.id) {
@@ -229,11 +240,12 @@ Result<TypePtr> ParsePrimitiveType(std::string_view text) {
   if (Parenthesized(s, "geometry", '(', ')', &inner)) {
     const std::string_view crs = Trim(inner);
     if (crs.empty() || crs.find(',') != std::string_view::npos) return bad("expected geometry(CRS)");
-    return Type::Geometry(std::string(crs));
+    return Type::Geometry(std::string(as_original(crs)));
   }
   if (Parenthesized(s, "geography", '(', ')', &inner)) {
     const auto parts = Split(inner, ',');
-    if (parts.size() > 2 || Trim(parts[0]).empty()) return bad("expected geography(CRS[, ALGORITHM])");
+    const std::string_view crs = Trim(parts[0]);
+    if (parts.size() > 2 || crs.empty()) return bad("expected geography(CRS[, ALGORITHM])");
     std::string algorithm;
     if (parts.size() == 2) {
       algorithm = std::string(Trim(parts[1]));
@@ -242,7 +254,7 @@ Result<TypePtr> ParsePrimitiveType(std::string_view text) {
       for (auto a : kAlgorithms) known = known || a == algorithm;
       if (!known) return bad("edge algorithm must be spherical, vincenty, thomas, andoyer or karney");
     }
-    return Type::Geography(std::string(Trim(parts[0])), std::move(algorithm));
+    return Type::Geography(std::string(as_original(crs)), std::move(algorithm));
   }
   return bad("not a primitive type");
 }
