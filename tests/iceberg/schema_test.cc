@@ -14,8 +14,7 @@ NestedField Field(int32_t id, std::string name, TypePtr type, bool required = fa
 Schema Nested() {
   auto location = Type::Struct({Field(4, "Lat", Type::Double(), true), Field(5, "long", Type::Double())});
   return Schema::Make(1,
-                      {Field(1, "id", Type::Long(), true),
-                       Field(2, "tags", Type::List(6, Type::String(), true)),
+                      {Field(1, "id", Type::Long(), true), Field(2, "tags", Type::List(6, Type::String(), true)),
                        Field(3, "props", Type::Map(7, Type::String(), 8, location, false)),
                        Field(9, "point", Type::Struct({Field(10, "x", Type::Int(), true)}), true)},
                       {1, 10})
@@ -57,7 +56,7 @@ TEST(SchemaTest, IdentifierFieldsMustBeRequiredPrimitivesOutsideListsAndMaps) {
   auto in_list = Schema::Make(0, {Field(1, "l", Type::List(2, Type::Int(), true), true)}, {2});
   ASSERT_FALSE(in_list.ok());
   EXPECT_NE(in_list.status().message().find("'l.element'"), std::string::npos);
-  EXPECT_FALSE(Schema::Make(0, {Field(1, "a", Type::Int())}, {1}).ok());          // optional
+  EXPECT_FALSE(Schema::Make(0, {Field(1, "a", Type::Int())}, {1}).ok());           // optional
   EXPECT_FALSE(Schema::Make(0, {Field(1, "a", Type::Double(), true)}, {1}).ok());  // double
   EXPECT_FALSE(Schema::Make(0, {Field(1, "a", Type::Int(), true)}, {3}).ok());     // missing
   auto optional_parent = Schema::Make(0, {Field(1, "s", Type::Struct({Field(2, "x", Type::Int(), true)}))}, {2});
@@ -107,8 +106,9 @@ TEST(SchemaTest, JsonErrorsNameTheField) {
          "schema: field 'fields[0].type' is \"long2\", not an Iceberg type");
   expect(R"({"type":"struct","fields":[{"id":1,"name":"a","required":1,"type":"long"}]})",
          "schema: field 'fields[0].required' is 1, expected true or false");
-  expect(R"({"type":"struct","fields":[{"id":1,"name":"a","required":true,"type":"int","initial-default":3000000000}]})",
-         "schema: field 'fields[0].initial-default' is 3000000000, out of the int32 range");
+  expect(
+      R"({"type":"struct","fields":[{"id":1,"name":"a","required":true,"type":"int","initial-default":3000000000}]})",
+      "schema: field 'fields[0].initial-default' is 3000000000, out of the int32 range");
   expect(R"({"type":"struct","fields":[{"id":1,"name":"a","required":true,"type":"int"},)"
          R"({"id":1,"name":"b","required":true,"type":"int"}]})",
          "schema: field id 1 appears twice");
@@ -133,8 +133,7 @@ TEST(SchemaTest, ConvertsToColumnarSchemaWithFieldIds) {
   auto geo = Schema::Make(0, {Field(1, "g", Type::Geometry("srid:4326"))}).value();
   auto geo_columnar = ToColumnarSchema(geo).value();
   EXPECT_EQ(geo_columnar.field(0).type->id(), floe::TypeId::kBinary);
-  EXPECT_EQ(geo_columnar.field(0).metadata,
-            (KeyValueMetadata{{"iceberg.type", "geometry(srid:4326)"}}));
+  EXPECT_EQ(geo_columnar.field(0).metadata, (KeyValueMetadata{{"iceberg.type", "geometry(srid:4326)"}}));
 }
 
 }  // namespace

@@ -283,24 +283,35 @@ TEST(TableMetadataJsonTest, RejectsBrokenDocumentsNamingTheField) {
   expect(V2With(R"("properties":{"a":1},)"), "field 'properties.a' is 1, expected a string");
   expect(V2With(R"("last-updated-ms":"soon",)"), "field 'last-updated-ms' is \"soon\", expected an integer");
   expect(V2With(R"("last-column-id":4294967296,)"), "field 'last-column-id' is 4294967296, out of the int32 range");
-  expect(V2With(R"("snapshots":[{"snapshot-id":5,"timestamp-ms":2,"summary":{"operation":"append"},"manifest-list":"m"}],)"),
-         "field 'snapshots[0].sequence-number' is missing");
-  expect(V2With(R"("snapshots":[{"snapshot-id":5,"sequence-number":1,"timestamp-ms":2,"summary":{},"manifest-list":"m"}],)"),
-         "field 'snapshots[0].summary.operation' is missing");
-  expect(V2With(R"("partition-specs":[{"spec-id":0,"fields":[{"name":"p","transform":"bucket[0]","source-id":1,"field-id":1000}]}],"last-partition-id":1000,)"),
-         "field 'partition-specs[0].fields[0].transform': transform 'bucket[0]': N must be an integer > 0");
-  expect(V2With(R"("partition-specs":[{"spec-id":0,"fields":[{"name":"p","transform":"day","source-id":1,"field-id":1000}]}],"last-partition-id":1000,)"),
-         "partition spec 0: partition field 'p': transform 'day' cannot be applied to type 'long'");
+  expect(
+      V2With(
+          R"("snapshots":[{"snapshot-id":5,"timestamp-ms":2,"summary":{"operation":"append"},"manifest-list":"m"}],)"),
+      "field 'snapshots[0].sequence-number' is missing");
+  expect(
+      V2With(
+          R"("snapshots":[{"snapshot-id":5,"sequence-number":1,"timestamp-ms":2,"summary":{},"manifest-list":"m"}],)"),
+      "field 'snapshots[0].summary.operation' is missing");
+  expect(
+      V2With(
+          R"("partition-specs":[{"spec-id":0,"fields":[{"name":"p","transform":"bucket[0]","source-id":1,"field-id":1000}]}],"last-partition-id":1000,)"),
+      "field 'partition-specs[0].fields[0].transform': transform 'bucket[0]': N must be an integer > 0");
+  expect(
+      V2With(
+          R"("partition-specs":[{"spec-id":0,"fields":[{"name":"p","transform":"day","source-id":1,"field-id":1000}]}],"last-partition-id":1000,)"),
+      "partition spec 0: partition field 'p': transform 'day' cannot be applied to type 'long'");
   expect(V2With(R"("partition-specs":[{"spec-id":0,"fields":[{"name":"p","transform":"identity","source-id":1}]}],)"),
          "field 'partition-specs[0].fields[0].field-id' is missing");
-  expect(V2With(R"("sort-orders":[{"order-id":0,"fields":[{"transform":"identity","source-id":1,"direction":"up","null-order":"nulls-first"}]}],)"),
-         "field 'sort-orders[0].fields[0].direction': sort direction 'up' is not 'asc' or 'desc'");
+  expect(
+      V2With(
+          R"("sort-orders":[{"order-id":0,"fields":[{"transform":"identity","source-id":1,"direction":"up","null-order":"nulls-first"}]}],)"),
+      "field 'sort-orders[0].fields[0].direction': sort direction 'up' is not 'asc' or 'desc'");
   expect(V2With(R"("default-spec-id":3,)"), "field 'default-spec-id' is 3, which is not a partition spec id");
   expect(V2With(R"("default-sort-order-id":3,)"), "field 'default-sort-order-id' is 3, which is not a sort order id");
   expect(V2With(R"("format-version":0,)"), "field 'format-version' is 0");
   expect("[]", "document is an array, expected an object");
-  expect("{\"format-version\":2", "not valid JSON (The JSON document has an improper structure: missing or "
-                                  "superfluous commas, braces, missing keys, etc.)");
+  expect("{\"format-version\":2",
+         "not valid JSON (The JSON document has an improper structure: missing or "
+         "superfluous commas, braces, missing keys, etc.)");
 }
 
 TEST(TableMetadataJsonTest, V3RequiresNextRowIdAndPairsRowLineageFields) {
@@ -316,10 +327,10 @@ TEST(TableMetadataJsonTest, V3RequiresNextRowIdAndPairsRowLineageFields) {
       R"("summary":{"operation":"append"},"manifest-list":"m","first-row-id":0}],)"));
   ASSERT_FALSE(lone.ok());
   EXPECT_EQ(lone.status().message(), "table metadata: field 'snapshots[0].added-rows' is missing");
-  const std::string lineage =
-      V2With(R"("format-version":3,"next-row-id":10,"snapshots":[{"snapshot-id":5,"sequence-number":1,)"
-             R"("timestamp-ms":2,"summary":{"operation":"append"},"manifest-list":"m","first-row-id":4,"added-rows":6,)"
-             R"("key-id":"k1"}],"encryption-keys":[{"key-id":"k1","encrypted-key-metadata":"AAE=","encrypted-by-id":"kms"}],)");
+  const std::string lineage = V2With(
+      R"("format-version":3,"next-row-id":10,"snapshots":[{"snapshot-id":5,"sequence-number":1,)"
+      R"("timestamp-ms":2,"summary":{"operation":"append"},"manifest-list":"m","first-row-id":4,"added-rows":6,)"
+      R"("key-id":"k1"}],"encryption-keys":[{"key-id":"k1","encrypted-key-metadata":"AAE=","encrypted-by-id":"kms"}],)");
   auto m = TableMetadataFromJson(lineage);
   ASSERT_TRUE(m.ok()) << m.status().ToString();
   EXPECT_EQ(m->snapshots[0].first_row_id, 4);
@@ -332,7 +343,8 @@ TEST(TableMetadataJsonTest, V3RequiresNextRowIdAndPairsRowLineageFields) {
 
 TEST(TableMetadataJsonTest, V3TypesAreRejectedInV2Tables) {
   auto m = TableMetadataFromJson(
-      V2With(R"("schemas":[{"type":"struct","schema-id":0,"fields":[{"id":1,"name":"x","required":true,"type":"timestamp_ns"}]}],)"),
+      V2With(
+          R"("schemas":[{"type":"struct","schema-id":0,"fields":[{"id":1,"name":"x","required":true,"type":"timestamp_ns"}]}],)"),
       "t.json");
   ASSERT_FALSE(m.ok());
   EXPECT_EQ(m.status().message(), "table metadata 't.json': schema 0 uses a type of format v3 in a v2 table");
@@ -433,7 +445,8 @@ TEST(TableMetadataJsonTest, V1SnapshotsMayListManifestsInline) {
 
 TEST(TableMetadataJsonTest, UnsignedSnapshotIdsKeepTheirBits) {
   auto io = NewLocalFileIO();
-  auto m = ReadTableMetadata(*io, kDuckdb + "equality_delete_cross_partition/warehouse/ns/t/metadata/vfinal.metadata.json");
+  auto m =
+      ReadTableMetadata(*io, kDuckdb + "equality_delete_cross_partition/warehouse/ns/t/metadata/vfinal.metadata.json");
   ASSERT_TRUE(m.ok()) << m.status().ToString();
   const int64_t id = static_cast<int64_t>(uint64_t{9876543210123456789u});
   EXPECT_EQ(m->current_snapshot_id, id);
@@ -447,9 +460,10 @@ TEST(TableMetadataJsonTest, UnsignedSnapshotIdsKeepTheirBits) {
 
 TEST(TableMetadataJsonTest, DefaultsOfEveryPrimitiveTypeAreKeptVerbatim) {
   auto io = NewLocalFileIO();
-  auto m = ReadTableMetadata(*io, kDuckdb +
-                                      "add_columns_with_defaults_in_struct/default.db/add_columns_with_defaults_in_struct/"
-                                      "metadata/00003-21a957f9-c2ee-431a-9d18-bf257b561198.metadata.json");
+  auto m =
+      ReadTableMetadata(*io, kDuckdb +
+                                 "add_columns_with_defaults_in_struct/default.db/add_columns_with_defaults_in_struct/"
+                                 "metadata/00003-21a957f9-c2ee-431a-9d18-bf257b561198.metadata.json");
   ASSERT_TRUE(m.ok()) << m.status().ToString();
   const Schema* s = m->current_schema();
   auto initial = [&](const char* name) { return s->FindFieldByName(name)->initial_default.value_or("<none>"); };

@@ -14,9 +14,9 @@ std::string RoundTrip(std::string_view text) {
 }
 
 TEST(TypeTest, ParsesAndFormatsEveryPrimitive) {
-  for (std::string_view name : {"boolean", "int", "long", "float", "double", "date", "time", "timestamp",
-                                "timestamptz", "timestamp_ns", "timestamptz_ns", "string", "uuid", "binary",
-                                "unknown", "variant", "geometry", "geography"}) {
+  for (std::string_view name :
+       {"boolean", "int", "long", "float", "double", "date", "time", "timestamp", "timestamptz", "timestamp_ns",
+        "timestamptz_ns", "string", "uuid", "binary", "unknown", "variant", "geometry", "geography"}) {
     EXPECT_EQ(RoundTrip(name), name);
   }
 }

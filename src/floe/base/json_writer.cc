@@ -103,7 +103,8 @@ void JsonWriter::EndObject() {
 }
 
 void JsonWriter::EndArray() {
-  FLOE_CHECK(!stack_.empty() && stack_.back() == Frame::kArray, "JsonWriter: EndArray() without a matching BeginArray()");
+  FLOE_CHECK(!stack_.empty() && stack_.back() == Frame::kArray,
+             "JsonWriter: EndArray() without a matching BeginArray()");
   const bool had_members = has_member_.back();
   stack_.pop_back();
   has_member_.pop_back();

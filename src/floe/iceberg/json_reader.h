@@ -74,8 +74,7 @@ class JsonObjectReader {
   simdjson::dom::object object() const { return object_; }
 
  private:
-  JsonObjectReader(simdjson::dom::object object, std::string path)
-      : object_(object), path_(std::move(path)) {}
+  JsonObjectReader(simdjson::dom::object object, std::string path) : object_(object), path_(std::move(path)) {}
 
   simdjson::dom::object object_;
   std::string path_;

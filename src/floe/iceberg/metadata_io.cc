@@ -18,8 +18,8 @@ bool IsGzip(std::span<const uint8_t> bytes) { return bytes.size() >= 2 && bytes[
 Result<int64_t> GzipDecompressedSize(std::span<const uint8_t> bytes, const std::string& location) {
   constexpr size_t kMinMember = 18;  // 10-byte header, empty deflate, 8-byte trailer
   if (bytes.size() < kMinMember) {
-    return Status::Corrupt(StrCat("table metadata ", Quote(location), ": gzip stream of ", bytes.size(),
-                                  " bytes is truncated"));
+    return Status::Corrupt(
+        StrCat("table metadata ", Quote(location), ": gzip stream of ", bytes.size(), " bytes is truncated"));
   }
   const uint8_t* t = bytes.data() + bytes.size() - 4;
   return int64_t{t[0]} | (int64_t{t[1]} << 8) | (int64_t{t[2]} << 16) | (int64_t{t[3]} << 24);

@@ -66,8 +66,7 @@ Status IndexFields(const std::vector<NestedField>& fields, const std::string& pr
 
 }  // namespace
 
-Schema::Schema()
-    : schema_id_(kInitialSchemaId), struct_(Type::Struct({})), index_(std::make_shared<const Index>()) {}
+Schema::Schema() : schema_id_(kInitialSchemaId), struct_(Type::Struct({})), index_(std::make_shared<const Index>()) {}
 
 Schema::Schema(int32_t schema_id, TypePtr as_struct, std::vector<int32_t> identifier_field_ids,
                std::shared_ptr<const Index> index, int32_t highest_field_id)
@@ -146,8 +145,7 @@ Result<floe::TypePtr> ToColumnarType(const Type& type) {
     case TypeId::kBinary:
     case TypeId::kVariant:
     case TypeId::kGeometry:
-    case TypeId::kGeography:
-      return DataType::Binary();
+    case TypeId::kGeography: return DataType::Binary();
     case TypeId::kUnknown: return DataType::Null();
     case TypeId::kStruct:
     case TypeId::kList:

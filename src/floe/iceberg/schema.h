@@ -56,7 +56,7 @@ class Schema {
   // Same id, fields and identifier fields.
   bool operator==(const Schema& other) const;
 
- // The lookup tables; internal to schema.cc.
+  // The lookup tables; internal to schema.cc.
   struct Index;
 
  private:

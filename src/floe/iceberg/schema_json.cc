@@ -24,8 +24,7 @@ Status CheckDefault(const Type& type, element value, const std::string& path) {
                                   " for type ", type.ToString()));
   };
   switch (type.id()) {
-    case TypeId::kBoolean:
-      return value.type() == element_type::BOOL ? Status::OK() : bad("true or false");
+    case TypeId::kBoolean: return value.type() == element_type::BOOL ? Status::OK() : bad("true or false");
     case TypeId::kInt: {
       if (!IsInteger(value)) return bad("an integer");
       return JsonInt32(value, path).status();
@@ -34,21 +33,17 @@ Status CheckDefault(const Type& type, element value, const std::string& path) {
       if (!IsInteger(value)) return bad("an integer");
       return JsonInt64(value, path).status();
     case TypeId::kFloat:
-    case TypeId::kDouble:
-      return value.is_number() ? Status::OK() : bad("a number");
+    case TypeId::kDouble: return value.is_number() ? Status::OK() : bad("a number");
     case TypeId::kStruct:
-    case TypeId::kMap:
-      return value.type() == element_type::OBJECT ? Status::OK() : bad("an object");
-    case TypeId::kList:
-      return value.type() == element_type::ARRAY ? Status::OK() : bad("an array");
+    case TypeId::kMap: return value.type() == element_type::OBJECT ? Status::OK() : bad("an object");
+    case TypeId::kList: return value.type() == element_type::ARRAY ? Status::OK() : bad("an array");
     case TypeId::kUnknown:
     case TypeId::kVariant:
     case TypeId::kGeometry:
     case TypeId::kGeography:
       // spec: these types' defaults must be null.
       return bad("null");
-    default:
-      return value.type() == element_type::STRING ? Status::OK() : bad("a string");
+    default: return value.type() == element_type::STRING ? Status::OK() : bad("a string");
   }
 }
 
@@ -62,8 +57,8 @@ Result<NestedField> ReadField(element e, const std::string& path) {
   FLOE_ASSIGN_OR_RETURN(field.type, ReadType(type, obj.PathOf("type")));
   FLOE_ASSIGN_OR_RETURN(auto doc, obj.OptionalString("doc"));
   field.doc = doc.value_or("");
-  for (auto [key, out] : {std::pair{"initial-default", &field.initial_default},
-                          std::pair{"write-default", &field.write_default}}) {
+  for (auto [key, out] :
+       {std::pair{"initial-default", &field.initial_default}, std::pair{"write-default", &field.write_default}}) {
     if (auto value = obj.Find(key)) {
       FLOE_RETURN_IF_ERROR(CheckDefault(*field.type, *value, obj.PathOf(key)));
       *out = MinifiedJson(*value);
@@ -111,8 +106,8 @@ Result<TypePtr> ReadType(element e, const std::string& path) {
     FLOE_ASSIGN_OR_RETURN(bool required, obj.Bool("value-required"));
     return Type::Map(key_id, std::move(key), value_id, std::move(value), required);
   }
-  return Status::Corrupt(StrCat("field ", Quote(obj.PathOf("type")), " is ", Quote(kind),
-                                ", expected 'struct', 'list' or 'map'"));
+  return Status::Corrupt(
+      StrCat("field ", Quote(obj.PathOf("type")), " is ", Quote(kind), ", expected 'struct', 'list' or 'map'"));
 }
 
 Result<Schema> ReadSchema(element e, const std::string& path) {
@@ -124,8 +119,8 @@ Result<Schema> ReadSchema(element e, const std::string& path) {
   FLOE_ASSIGN_OR_RETURN(auto schema_id, obj.OptionalInt32("schema-id"));
   FLOE_ASSIGN_OR_RETURN(auto identifier_field_ids, obj.Int32List("identifier-field-ids", /*required=*/false));
   FLOE_ASSIGN_OR_RETURN(TypePtr as_struct, ReadType(e, path));
-  auto schema = Schema::Make(schema_id.value_or(Schema::kInitialSchemaId), as_struct->fields(),
-                             std::move(identifier_field_ids));
+  auto schema =
+      Schema::Make(schema_id.value_or(Schema::kInitialSchemaId), as_struct->fields(), std::move(identifier_field_ids));
   if (!schema.ok()) {
     if (path.empty()) return Status::Corrupt(schema.status().message());
     return Status::Corrupt(StrCat("field ", Quote(path), ": ", schema.status().message()));
@@ -201,7 +196,8 @@ Result<SortOrder> ReadSortOrder(element e, const std::string& path) {
     field.transform = *parsed;
     if (f.Has("source-ids")) {
       FLOE_ASSIGN_OR_RETURN(field.source_ids, f.Int32List("source-ids"));
-      if (field.source_ids.empty()) return Status::Corrupt(StrCat("field ", Quote(f.PathOf("source-ids")), " is empty"));
+      if (field.source_ids.empty())
+        return Status::Corrupt(StrCat("field ", Quote(f.PathOf("source-ids")), " is empty"));
     } else {
       FLOE_ASSIGN_OR_RETURN(int32_t source_id, f.Int32("source-id"));
       field.source_ids = {source_id};
@@ -314,8 +310,7 @@ void WriteType(JsonWriter& w, const Type& type) {
       w.Member("value-required", type.value_field().required);
       w.EndObject();
       return;
-    default:
-      w.String(type.ToString());
+    default: w.String(type.ToString());
   }
 }
 

@@ -74,7 +74,8 @@ Status TableMetadata::Validate() const {
 
   // Schemas.
   if (schemas.empty()) return Invalid("field 'schemas' is empty");
-  FLOE_RETURN_IF_ERROR(CheckUniqueIds(schemas, [](const Schema& s) { return s.schema_id(); }, "schema id"));
+  FLOE_RETURN_IF_ERROR(CheckUniqueIds(
+      schemas, [](const Schema& s) { return s.schema_id(); }, "schema id"));
   for (const auto& s : schemas) {
     if (s.HighestFieldId() > last_column_id) {
       return Invalid(StrCat("field 'last-column-id' is ", last_column_id, " but schema ", s.schema_id(),
@@ -91,13 +92,13 @@ Status TableMetadata::Validate() const {
 
   // Partition specs.
   if (partition_specs.empty()) return Invalid("field 'partition-specs' is empty");
-  FLOE_RETURN_IF_ERROR(
-      CheckUniqueIds(partition_specs, [](const PartitionSpec& s) { return s.spec_id; }, "partition spec id"));
+  FLOE_RETURN_IF_ERROR(CheckUniqueIds(
+      partition_specs, [](const PartitionSpec& s) { return s.spec_id; }, "partition spec id"));
   for (const auto& spec : partition_specs) {
     for (const auto& f : spec.fields) {
       if (f.field_id > last_partition_id) {
-        return Invalid(StrCat("field 'last-partition-id' is ", last_partition_id, " but partition spec ",
-                              spec.spec_id, " has field id ", f.field_id));
+        return Invalid(StrCat("field 'last-partition-id' is ", last_partition_id, " but partition spec ", spec.spec_id,
+                              " has field id ", f.field_id));
       }
       if (f.source_ids.size() > 1 && format_version < 3) {
         return Invalid(StrCat("partition spec ", spec.spec_id, " field ", Quote(f.name),
@@ -122,7 +123,8 @@ Status TableMetadata::Validate() const {
 
   // Sort orders.
   if (sort_orders.empty()) return Invalid("field 'sort-orders' is empty");
-  FLOE_RETURN_IF_ERROR(CheckUniqueIds(sort_orders, [](const SortOrder& o) { return o.order_id; }, "sort order id"));
+  FLOE_RETURN_IF_ERROR(CheckUniqueIds(
+      sort_orders, [](const SortOrder& o) { return o.order_id; }, "sort order id"));
   for (const auto& order : sort_orders) {
     if (order.order_id == SortOrder::kUnsortedOrderId && !order.fields.empty()) {
       return Invalid("sort order 0 is reserved for the unsorted order but has fields");
@@ -132,12 +134,13 @@ Status TableMetadata::Validate() const {
     }
   }
   if (default_sort_order() == nullptr) {
-    return Invalid(StrCat("field 'default-sort-order-id' is ", default_sort_order_id,
-                          ", which is not a sort order id"));
+    return Invalid(
+        StrCat("field 'default-sort-order-id' is ", default_sort_order_id, ", which is not a sort order id"));
   }
 
   // Snapshots and refs.
-  FLOE_RETURN_IF_ERROR(CheckUniqueIds(snapshots, [](const Snapshot& s) { return s.snapshot_id; }, "snapshot id"));
+  FLOE_RETURN_IF_ERROR(CheckUniqueIds(
+      snapshots, [](const Snapshot& s) { return s.snapshot_id; }, "snapshot id"));
   for (const auto& snap : snapshots) {
     const std::string what = StrCat("snapshot ", snap.snapshot_id);
     if (format_version >= 2) {
@@ -167,8 +170,8 @@ Status TableMetadata::Validate() const {
   for (const auto& [name, ref] : refs) {
     FLOE_RETURN_IF_ERROR(ValidateSnapshotRef(name, ref));
     if (SnapshotById(ref.snapshot_id) == nullptr) {
-      return Invalid(StrCat("ref ", Quote(name), ": field 'snapshot-id' is ", ref.snapshot_id,
-                            ", which is not a snapshot id"));
+      return Invalid(
+          StrCat("ref ", Quote(name), ": field 'snapshot-id' is ", ref.snapshot_id, ", which is not a snapshot id"));
     }
   }
   auto main = refs.find(std::string(kMainBranch));

@@ -37,7 +37,8 @@ Result<Snapshot> ReadSnapshot(element e, const std::string& path, int format_ver
     FLOE_ASSIGN_OR_RETURN(s.summary, obj.StringMap("summary"));
     if (!obj.Has("summary")) return obj.Missing("summary");
     auto op = s.summary.find("operation");
-    if (op == s.summary.end()) return Status::Corrupt(StrCat("field ", Quote(obj.PathOf("summary.operation")), " is missing"));
+    if (op == s.summary.end())
+      return Status::Corrupt(StrCat("field ", Quote(obj.PathOf("summary.operation")), " is missing"));
     s.operation = op->second;
     s.summary.erase(op);
   }
@@ -55,7 +56,8 @@ Result<SnapshotRef> ReadRef(element e, const std::string& path) {
   FLOE_ASSIGN_OR_RETURN(ref.snapshot_id, obj.SnapshotId("snapshot-id"));
   FLOE_ASSIGN_OR_RETURN(std::string type, obj.String("type"));
   auto parsed = ParseSnapshotRefType(type);
-  if (!parsed.ok()) return Status::Corrupt(StrCat("field ", Quote(obj.PathOf("type")), ": ", parsed.status().message()));
+  if (!parsed.ok())
+    return Status::Corrupt(StrCat("field ", Quote(obj.PathOf("type")), ": ", parsed.status().message()));
   ref.type = *parsed;
   FLOE_ASSIGN_OR_RETURN(ref.min_snapshots_to_keep, obj.OptionalInt32("min-snapshots-to-keep"));
   FLOE_ASSIGN_OR_RETURN(ref.max_snapshot_age_ms, obj.OptionalInt64("max-snapshot-age-ms"));
@@ -140,10 +142,10 @@ Status ReadSchemas(const JsonObjectReader& root, TableMetadata* m) {
 Status ReadPartitionSpecs(const JsonObjectReader& root, TableMetadata* m) {
   const bool v2 = m->format_version >= 2;
   if (root.Has("partition-specs")) {
-    FLOE_RETURN_IF_ERROR(ReadList(root, "partition-specs", true, &m->partition_specs,
-                                  [v2](element e, const std::string& path) {
-                                    return internal::ReadPartitionSpec(e, path, /*require_field_ids=*/v2);
-                                  }));
+    FLOE_RETURN_IF_ERROR(
+        ReadList(root, "partition-specs", true, &m->partition_specs, [v2](element e, const std::string& path) {
+          return internal::ReadPartitionSpec(e, path, /*require_field_ids=*/v2);
+        }));
     FLOE_ASSIGN_OR_RETURN(m->default_spec_id, root.Int32("default-spec-id"));
   } else {
     if (v2) return root.Missing("partition-specs");
@@ -185,9 +187,8 @@ Status ReadSnapshotsAndRefs(const JsonObjectReader& root, TableMetadata* m) {
   // spec: "-1" marks a table without a current snapshot (Java writes it).
   if (current && *current != -1) m->current_snapshot_id = *current;
   const int version = m->format_version;
-  FLOE_RETURN_IF_ERROR(ReadList(root, "snapshots", false, &m->snapshots, [version](element e, const std::string& p) {
-    return ReadSnapshot(e, p, version);
-  }));
+  FLOE_RETURN_IF_ERROR(ReadList(root, "snapshots", false, &m->snapshots,
+                                [version](element e, const std::string& p) { return ReadSnapshot(e, p, version); }));
   if (auto refs = root.Find("refs")) {
     FLOE_ASSIGN_OR_RETURN(JsonObjectReader obj, JsonObject(*refs, "refs"));
     for (auto [name, value] : obj.object()) {
@@ -198,7 +199,8 @@ Status ReadSnapshotsAndRefs(const JsonObjectReader& root, TableMetadata* m) {
     }
   } else if (m->current_snapshot_id) {
     // Files written before refs existed: the current snapshot is main's head.
-    m->refs.emplace(std::string(kMainBranch), SnapshotRef{*m->current_snapshot_id, SnapshotRefType::kBranch, {}, {}, {}});
+    m->refs.emplace(std::string(kMainBranch),
+                    SnapshotRef{*m->current_snapshot_id, SnapshotRefType::kBranch, {}, {}, {}});
   }
   FLOE_RETURN_IF_ERROR(ReadList(root, "snapshot-log", false, &m->snapshot_log,
                                 [](element e, const std::string& p) -> Result<SnapshotLogEntry> {

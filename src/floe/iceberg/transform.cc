@@ -24,8 +24,8 @@ bool Bracketed(std::string_view s, std::string_view name, std::string_view* para
 }
 
 bool IsTemporal(TypeId id) {
-  return id == TypeId::kDate || id == TypeId::kTimestamp || id == TypeId::kTimestampTz ||
-         id == TypeId::kTimestampNs || id == TypeId::kTimestampTzNs;
+  return id == TypeId::kDate || id == TypeId::kTimestamp || id == TypeId::kTimestampTz || id == TypeId::kTimestampNs ||
+         id == TypeId::kTimestampTzNs;
 }
 
 bool IsTimestamp(TypeId id) { return IsTemporal(id) && id != TypeId::kDate; }
@@ -91,8 +91,7 @@ bool Transform::CanTransform(const Type& source) const {
     case TransformType::kIdentity:
       // spec: identity accepts "any" type except the semi-structured and
       // geospatial ones, which have no defined equality.
-      return source.is_primitive() && id != TypeId::kVariant && id != TypeId::kGeometry &&
-             id != TypeId::kGeography;
+      return source.is_primitive() && id != TypeId::kVariant && id != TypeId::kGeometry && id != TypeId::kGeography;
     case TransformType::kBucket:
       return id == TypeId::kInt || id == TypeId::kLong || id == TypeId::kDecimal || IsTemporal(id) ||
              id == TypeId::kTime || id == TypeId::kString || id == TypeId::kUuid || id == TypeId::kFixed ||
@@ -102,14 +101,10 @@ bool Transform::CanTransform(const Type& source) const {
              id == TypeId::kBinary;
     case TransformType::kYear:
     case TransformType::kMonth:
-    case TransformType::kDay:
-      return IsTemporal(id);
-    case TransformType::kHour:
-      return IsTimestamp(id);
-    case TransformType::kVoid:
-      return true;
-    case TransformType::kUnknown:
-      return false;
+    case TransformType::kDay: return IsTemporal(id);
+    case TransformType::kHour: return IsTimestamp(id);
+    case TransformType::kVoid: return true;
+    case TransformType::kUnknown: return false;
   }
   return false;
 }
@@ -123,14 +118,12 @@ Result<TypePtr> Transform::ResultType(const TypePtr& source) const {
     case TransformType::kBucket:
     case TransformType::kYear:
     case TransformType::kMonth:
-    case TransformType::kHour:
-      return Type::Int();
+    case TransformType::kHour: return Type::Int();
     case TransformType::kDay:
       // spec: days from 1970-01-01 (an int); typed as date, as Java and
       // PyIceberg do, so partition values print as dates.
       return Type::Date();
-    default:
-      return source;
+    default: return source;
   }
 }
 

@@ -16,14 +16,22 @@ struct Named {
 
 // Parameterless primitives, by their spec names.
 constexpr Named kSimpleTypes[] = {
-    {"boolean", TypeId::kBoolean},         {"int", TypeId::kInt},
-    {"long", TypeId::kLong},               {"float", TypeId::kFloat},
-    {"double", TypeId::kDouble},           {"date", TypeId::kDate},
-    {"time", TypeId::kTime},               {"timestamp", TypeId::kTimestamp},
-    {"timestamptz", TypeId::kTimestampTz}, {"timestamp_ns", TypeId::kTimestampNs},
-    {"timestamptz_ns", TypeId::kTimestampTzNs}, {"string", TypeId::kString},
-    {"uuid", TypeId::kUuid},               {"binary", TypeId::kBinary},
-    {"unknown", TypeId::kUnknown},         {"variant", TypeId::kVariant},
+    {"boolean", TypeId::kBoolean},
+    {"int", TypeId::kInt},
+    {"long", TypeId::kLong},
+    {"float", TypeId::kFloat},
+    {"double", TypeId::kDouble},
+    {"date", TypeId::kDate},
+    {"time", TypeId::kTime},
+    {"timestamp", TypeId::kTimestamp},
+    {"timestamptz", TypeId::kTimestampTz},
+    {"timestamp_ns", TypeId::kTimestampNs},
+    {"timestamptz_ns", TypeId::kTimestampTzNs},
+    {"string", TypeId::kString},
+    {"uuid", TypeId::kUuid},
+    {"binary", TypeId::kBinary},
+    {"unknown", TypeId::kUnknown},
+    {"variant", TypeId::kVariant},
 };
 
 std::string_view SimpleName(TypeId id) {
@@ -149,24 +157,17 @@ TypePtr Type::Map(int32_t key_id, TypePtr key, int32_t value_id, TypePtr value, 
 
 std::string Type::ToString() const {
   switch (id_) {
-    case TypeId::kDecimal:
-      return StrCat("decimal(", precision_, ",", scale_, ")");
-    case TypeId::kFixed:
-      return StrCat("fixed[", length_, "]");
-    case TypeId::kGeometry:
-      return crs_.empty() ? "geometry" : StrCat("geometry(", crs_, ")");
+    case TypeId::kDecimal: return StrCat("decimal(", precision_, ",", scale_, ")");
+    case TypeId::kFixed: return StrCat("fixed[", length_, "]");
+    case TypeId::kGeometry: return crs_.empty() ? "geometry" : StrCat("geometry(", crs_, ")");
     case TypeId::kGeography:
       if (crs_.empty() && algorithm_.empty()) return "geography";
       if (algorithm_.empty()) return StrCat("geography(", crs_, ")");
       return StrCat("geography(", crs_, ", ", algorithm_, ")");
-    case TypeId::kStruct:
-      return StrCat("struct<", FieldsToString(fields_), ">");
-    case TypeId::kList:
-      return StrCat("list<", FieldsToString(fields_), ">");
-    case TypeId::kMap:
-      return StrCat("map<", FieldsToString(fields_), ">");
-    default:
-      return std::string(SimpleName(id_));
+    case TypeId::kStruct: return StrCat("struct<", FieldsToString(fields_), ">");
+    case TypeId::kList: return StrCat("list<", FieldsToString(fields_), ">");
+    case TypeId::kMap: return StrCat("map<", FieldsToString(fields_), ">");
+    default: return std::string(SimpleName(id_));
   }
 }
 
@@ -215,9 +216,7 @@ Result<TypePtr> ParsePrimitiveType(std::string_view text) {
       }
     }
   }
-  auto bad = [&](std::string_view why) {
-    return Status::InvalidArgument(StrCat("type ", Quote(text), ": ", why));
-  };
+  auto bad = [&](std::string_view why) { return Status::InvalidArgument(StrCat("type ", Quote(text), ": ", why)); };
   std::string_view inner;
   if (Parenthesized(s, "decimal", '(', ')', &inner)) {
     const auto parts = Split(inner, ',');
@@ -266,10 +265,8 @@ int MinFormatVersion(const Type& type) {
     case TypeId::kUnknown:
     case TypeId::kVariant:
     case TypeId::kGeometry:
-    case TypeId::kGeography:
-      return 3;
-    default:
-      break;
+    case TypeId::kGeography: return 3;
+    default: break;
   }
   int version = 1;
   for (const auto& f : type.fields()) version = std::max(version, MinFormatVersion(*f.type));

@@ -27,7 +27,7 @@ enum class TypeId : uint8_t {
   kLong,
   kFloat,
   kDouble,
-  kDecimal,        // decimal(P,S), 1 <= P <= 38, 0 <= S <= P
+  kDecimal,  // decimal(P,S), 1 <= P <= 38, 0 <= S <= P
   kDate,
   kTime,           // microseconds
   kTimestamp,      // microseconds, no zone
@@ -36,12 +36,12 @@ enum class TypeId : uint8_t {
   kTimestampTzNs,  // v3: nanoseconds, UTC
   kString,
   kUuid,
-  kFixed,          // fixed[L]
+  kFixed,  // fixed[L]
   kBinary,
-  kUnknown,        // v3: a type not yet known; values are always null
-  kVariant,        // v3: semi-structured value
-  kGeometry,       // v3: geometry(C), carried as WKB binary
-  kGeography,      // v3: geography(C, A), carried as WKB binary
+  kUnknown,    // v3: a type not yet known; values are always null
+  kVariant,    // v3: semi-structured value
+  kGeometry,   // v3: geometry(C), carried as WKB binary
+  kGeography,  // v3: geography(C, A), carried as WKB binary
   kStruct,
   kList,
   kMap,
@@ -108,9 +108,9 @@ class Type {
   bool is_primitive() const { return id_ < TypeId::kStruct; }
   bool is_nested() const { return !is_primitive(); }
 
-  int32_t precision() const { return precision_; }  // decimal
-  int32_t scale() const { return scale_; }          // decimal
-  int64_t length() const { return length_; }        // fixed
+  int32_t precision() const { return precision_; }             // decimal
+  int32_t scale() const { return scale_; }                     // decimal
+  int64_t length() const { return length_; }                   // fixed
   const std::string& crs() const { return crs_; }              // geometry, geography
   const std::string& algorithm() const { return algorithm_; }  // geography
 
