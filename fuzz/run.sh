@@ -22,6 +22,7 @@ for bin in "$build"/fuzz/*_fuzz; do
     avro_*) seeds+=("$shared/fixtures/iceberg/rust-testdata/manifests_lists"
                     "$shared/fixtures/iceberg/duckdb-iceberg/data/persistent/partition_integer/metadata"
                     "$shared/fixtures/iceberg/duckdb-iceberg/data/persistent/iceberg_v1_deprecated/default/legacy_v1/metadata") ;;
+    table_metadata_*) seeds+=("$shared/fixtures/iceberg/java-golden") ;;
   esac
   existing=()
   for s in "${seeds[@]}"; do [ -d "$s" ] && existing+=("$s"); done
