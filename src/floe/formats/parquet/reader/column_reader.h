@@ -48,9 +48,6 @@ class ColumnReader {
   // jump over pages. Corrupt later if it does not describe the chunk.
   void SetOffsetIndex(const OffsetIndex* index) { offset_index_ = index; }
 
-  // Records read or skipped so far.
-  int64_t records_consumed() const { return records_; }
-
   const ColumnDescriptor& column() const { return column_; }
 
  private:

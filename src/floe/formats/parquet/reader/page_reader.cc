@@ -99,7 +99,6 @@ Result<std::optional<Page>> PageReader::Next() {
         page.encoding = data.encoding;
         page.definition_level_encoding = data.definition_level_encoding;
         page.repetition_level_encoding = data.repetition_level_encoding;
-        page.statistics = data.statistics ? &*data.statistics : nullptr;
         FLOE_RETURN_IF_ERROR(TakeWholeBody(page_offset, body, &page));
         return std::optional<Page>(std::move(page));
       }
@@ -110,7 +109,6 @@ Result<std::optional<Page>> PageReader::Next() {
         page.num_rows = data.num_rows;
         page.num_nulls = data.num_nulls;
         page.encoding = data.encoding;
-        page.statistics = data.statistics ? &*data.statistics : nullptr;
         const int64_t levels_size =
             int64_t{data.repetition_levels_byte_length} + int64_t{data.definition_levels_byte_length};
         if (levels_size > body_size || levels_size > header_.uncompressed_page_size) {

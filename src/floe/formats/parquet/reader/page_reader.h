@@ -46,7 +46,6 @@ struct Page {
   std::span<const uint8_t> definition_levels;
   std::span<const uint8_t> values;  // v1: levels, then values
   Buffer storage;
-  const Statistics* statistics = nullptr;  // the header's, valid until the next page
 };
 
 struct PageReaderOptions {

@@ -20,7 +20,6 @@ struct SlotContext {
 class ValidityWriter {
  public:
   Status Init(int64_t length) {
-    length_ = length;
     FLOE_ASSIGN_OR_RETURN(bitmap_, Buffer::Allocate(bit_util::BytesForBits(length)));
     std::memset(bitmap_.mutable_data(), 0, static_cast<size_t>(bitmap_.size()));
     return Status::OK();
@@ -38,7 +37,6 @@ class ValidityWriter {
 
  private:
   Buffer bitmap_;
-  int64_t length_ = 0;
   int64_t null_count_ = 0;
 };
 
