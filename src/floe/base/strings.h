@@ -29,5 +29,7 @@ std::vector<std::string_view> Split(std::string_view s, char sep);
 std::string_view Trim(std::string_view s);
 bool StartsWith(std::string_view s, std::string_view prefix);
 bool EndsWith(std::string_view s, std::string_view suffix);
+// ASCII case-insensitive equality (keywords, type and transform names).
+bool EqualsIgnoreCase(std::string_view a, std::string_view b);
 
 }  // namespace floe
