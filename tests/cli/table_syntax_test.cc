@@ -39,7 +39,7 @@ TEST(TableSyntaxTest, SchemaErrorsNameThePosition) {
   EXPECT_NE(bad_type.status().message().find("unknown type 'lung'"), std::string::npos);
   auto missing = ParseSchemaText("id long,");
   EXPECT_NE(missing.status().message().find("expected a column name at position 9"), std::string::npos);
-  EXPECT_NE(ParseSchemaText("a int, a long").status().message().find("a"), std::string::npos);
+  EXPECT_EQ(ParseSchemaText("a int, a long").status().code(), StatusCode::kInvalidArgument);
   EXPECT_EQ(ParseSchemaText("d decimal(40,2)").status().code(), StatusCode::kInvalidArgument);
   EXPECT_EQ(ParseSchemaText("x int not").status().code(), StatusCode::kInvalidArgument);
 }
