@@ -1,5 +1,5 @@
-// Helpers for the catalog tests: a small table definition and a commit that
-// changes one property.
+// Helpers for the catalog tests: a SQL catalog in a temporary folder, a
+// small table definition, and a commit that changes one property.
 
 #pragma once
 
@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "floe/catalog/catalog.h"
+#include "floe/catalog/sql_catalog.h"
 #include "floe/iceberg/table_update.h"
-#include "floe/io/file_io.h"
+#include "testing/temp_dir.h"
 
 namespace floe::catalog::testing {
 
@@ -31,6 +31,17 @@ inline CreateTableRequest OrdersRequest() {
 
 inline Namespace Ns(std::string_view dotted) { return Namespace::Parse(dotted).value(); }
 inline TableIdentifier Ident(std::string_view dotted) { return TableIdentifier::Parse(dotted).value(); }
+
+// A catalog at <dir>/catalog.db with warehouse <dir>/warehouse.
+inline std::shared_ptr<SqlCatalog> OpenSqlCatalog(const floe::testing::TempDir& dir, std::string name = "floe") {
+  SqlCatalogOptions options;
+  options.database_path = dir.Join("catalog.db");
+  options.warehouse = dir.Join("warehouse");
+  options.catalog_name = std::move(name);
+  auto catalog = SqlCatalog::Open(std::move(options), NewLocalFileIO());
+  EXPECT_TRUE(catalog.ok()) << catalog.status().ToString();
+  return catalog.ok() ? *catalog : nullptr;
+}
 
 // `base` with one more property: the smallest real commit.
 inline iceberg::TableMetadata WithProperty(const iceberg::TableMetadata& base, const std::string& key,
