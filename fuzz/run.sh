@@ -23,6 +23,9 @@ for bin in "$build"/fuzz/*_fuzz; do
                     "$shared/fixtures/iceberg/duckdb-iceberg/data/persistent/partition_integer/metadata"
                     "$shared/fixtures/iceberg/duckdb-iceberg/data/persistent/iceberg_v1_deprecated/default/legacy_v1/metadata") ;;
     table_metadata_*) seeds+=("$shared/fixtures/iceberg/java-golden") ;;
+    manifest_*) seeds+=("$shared/fixtures/iceberg/rust-testdata/manifests_lists"
+                        "$shared/fixtures/iceberg/duckdb-iceberg/data/persistent/partition_decimal_bigint/metadata"
+                        "$shared/fixtures/iceberg/duckdb-iceberg/data/persistent/iceberg_v1_repro/repro/merch_v1/metadata") ;;
   esac
   existing=()
   for s in "${seeds[@]}"; do [ -d "$s" ] && existing+=("$s"); done
