@@ -13,6 +13,9 @@ case "$name" in
                  "$f/iceberg/duckdb-iceberg/data/persistent/partition_integer/metadata"
                  "$f/iceberg/duckdb-iceberg/data/persistent/iceberg_v1_deprecated/default/legacy_v1/metadata") ;;
   table_metadata_*) seeds=("$f/iceberg/java-golden") ;;
+  manifest_*) seeds=("$f/iceberg/rust-testdata/manifests_lists"
+                     "$f/iceberg/duckdb-iceberg/data/persistent/partition_decimal_bigint/metadata"
+                     "$f/iceberg/duckdb-iceberg/data/persistent/iceberg_v1_repro/repro/merch_v1/metadata") ;;
   puffin_*) seeds=("$f/iceberg/go-dv") ;;
   *) seeds=() ;;
 esac

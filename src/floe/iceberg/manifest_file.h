@@ -26,16 +26,25 @@ struct PartitionFieldSummary {
 };
 
 struct ManifestFile {
+  // A sequence number not known yet: a manifest written for a commit that
+  // has not got its sequence number. The manifest list writer replaces it
+  // with the commit's (spec: "When a manifest list is written, the
+  // (optimistic) sequence number of the snapshot is written for all new
+  // manifest files tracked by the list").
+  static constexpr int64_t kUnassignedSequenceNumber = -1;
+
   std::string manifest_path;
   int64_t manifest_length = 0;
   int32_t partition_spec_id = 0;
   ManifestContent content = ManifestContent::kData;  // v2+
   // The sequence number of the snapshot that added the manifest, and the
-  // smallest data sequence number of its live entries (v2+; 0 in v1).
+  // smallest data sequence number of its live entries (v2+; 0 in v1), or
+  // kUnassignedSequenceNumber before the manifest list assigns them.
   int64_t sequence_number = 0;
   int64_t min_sequence_number = 0;
   int64_t added_snapshot_id = 0;
-  // Counts of entries by status (v1 may leave them unset).
+  // Counts of entries by status (v1 may leave them unset; v2+ lists require
+  // them).
   std::optional<int32_t> added_files_count;
   std::optional<int32_t> existing_files_count;
   std::optional<int32_t> deleted_files_count;

@@ -39,6 +39,13 @@ class Decoder {
       *out = static_cast<int64_t>((v >> 1) ^ (~(v & 1) + 1));
       return Status::OK();
     }
+    // Two bytes (values up to +-8191: column ids, sizes, most lengths).
+    if (size_ - pos_ >= 2 && data_[pos_ + 1] < 0x80) {
+      const uint64_t v = (uint64_t{data_[pos_]} & 0x7f) | (uint64_t{data_[pos_ + 1]} << 7);
+      pos_ += 2;
+      *out = static_cast<int64_t>((v >> 1) ^ (~(v & 1) + 1));
+      return Status::OK();
+    }
     return ReadLongSlow(out);
   }
   Status ReadInt(int32_t* out);

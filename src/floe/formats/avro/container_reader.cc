@@ -164,8 +164,8 @@ Status ContainerReader::ReadBlock() {
   return Status::OK();
 }
 
-Result<bool> ContainerReader::Next(Datum* out) {
-  if (!error_.ok()) return error_;
+Status ContainerReader::NextBlockWithRows(bool* end) {
+  *end = false;
   while (block_rows_left_ == 0) {
     if (blocks_read_ > 0 && !block_.at_end()) {
       return Fail(Status::Corrupt(StrCat("block ", blocks_read_ - 1, " at offset ", block_offset_, " has ",
@@ -173,11 +173,30 @@ Result<bool> ContainerReader::Next(Datum* out) {
     }
     if (next_block_offset_ >= file_->size()) {
       block_ = Decoder();
-      return false;
+      *end = true;
+      return Status::OK();
     }
     Status s = ReadBlock();
     if (!s.ok()) return Fail(std::move(s));
   }
+  return Status::OK();
+}
+
+Result<Decoder*> ContainerReader::NextRow() {
+  if (!error_.ok()) return error_;
+  bool end;
+  FLOE_RETURN_IF_ERROR(NextBlockWithRows(&end));
+  if (end) return static_cast<Decoder*>(nullptr);
+  --block_rows_left_;
+  ++rows_read_;
+  return &block_;
+}
+
+Result<bool> ContainerReader::Next(Datum* out) {
+  if (!error_.ok()) return error_;
+  bool end;
+  FLOE_RETURN_IF_ERROR(NextBlockWithRows(&end));
+  if (end) return false;
   const size_t at = block_.position();
   Status s = resolved_ ? resolved_->Read(&block_, out) : DecodeDatum(writer_schema_->root(), &block_, out);
   if (!s.ok()) {

@@ -75,6 +75,14 @@ class ContainerReader {
   // Every remaining row.
   Result<std::vector<Datum>> ReadAll();
 
+  // For typed readers that decode rows themselves (Iceberg's manifest
+  // reader): the decoder positioned at the next row of the writer's schema,
+  // or nullptr at the end of the file. The caller decodes exactly one row
+  // from it before the next call; a block with bytes left after its last row
+  // is Corrupt on that call. On a decoding error the caller stops using the
+  // reader. Errors otherwise as Next(); the reader schema is not applied.
+  Result<Decoder*> NextRow();
+
   // Rows returned so far, and blocks read so far.
   int64_t rows_read() const { return rows_read_; }
   int64_t blocks_read() const { return blocks_read_; }
@@ -83,6 +91,8 @@ class ContainerReader {
   ContainerReader() = default;
   Status ReadHeader();
   Status ReadBlock();
+  // Moves to a block with rows left; `*end` at the end of the file.
+  Status NextBlockWithRows(bool* end);
   // Bytes [offset, offset + length) of the file; Corrupt if they run past its end.
   Status View(int64_t offset, int64_t length, std::span<const uint8_t>* out, std::string_view what);
   Status Fail(Status s);
