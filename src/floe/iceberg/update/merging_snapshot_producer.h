@@ -1,0 +1,113 @@
+// The file-level snapshot operations, after Java's MergingSnapshotProducer
+// and its subclasses: append (fast or merging), overwrite (by files, by a
+// file predicate, by partitions), delete, rewrite and row delta — each a
+// set of files to add plus a rule for which live files to remove, applied
+// to the parent snapshot's manifests.
+//
+// Per attempt: manifests of added files are written once (the snapshot id
+// is fixed for the producer's life, so they stay valid across retries);
+// each parent manifest that may hold a removed file is read and rewritten
+// with those entries DELETED and the others EXISTING (cached per manifest
+// across attempts); with merging on, small data manifests of one spec are
+// combined (`commit.manifest.min-count-to-merge`, default 100;
+// `commit.manifest.target-size-bytes`, default 8 MiB;
+// `commit.manifest-merge.enabled`).
+//
+// Validation on every attempt (conflicts since the starting snapshot fail
+// with CommitConflict, not retried): every file named for removal must still
+// be live; and, when a conflict predicate is set (overwrite by filter,
+// replace partitions, rewrite), no data file matching it may have been
+// added since the operation started — Java's serializable isolation.
+//
+// Thread safety: as SnapshotProducer.
+
+#pragma once
+
+#include <functional>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "floe/iceberg/update/snapshot_producer.h"
+
+namespace floe::iceberg {
+
+class MergingSnapshotProducer : public SnapshotProducer {
+ public:
+  // Decides per live entry whether the operation removes it (the spec of
+  // its manifest is given). Errors end the commit.
+  using FilePredicate = std::function<Result<bool>(const DataFile& file, const PartitionSpec& spec)>;
+  // Whether a manifest may hold matching files (from partition summaries);
+  // false skips reading it.
+  using ManifestPredicate = std::function<bool(const ManifestFile& manifest)>;
+
+  // `operation` is the summary's ("append", "overwrite", "delete",
+  // "replace"); a producer that only removes files reports "delete".
+  MergingSnapshotProducer(std::shared_ptr<TableOperations> ops, std::string operation);
+
+  // Files to add (data or delete files; spec_id set by their writer).
+  void AddFile(DataFile file);
+  // Removes the live file at this path. Validation fails when it is not
+  // live on the attempt's base.
+  void DeleteFile(const std::string& path);
+  // Removes every live data file the predicate accepts.
+  void DeleteFilesWhere(FilePredicate predicate, ManifestPredicate manifest_filter = nullptr);
+  // Removes every live data file in the partitions of the added data files
+  // (dynamic overwrite: "replace partitions").
+  void ReplaceAddedPartitions();
+  // Fails validation when a data file that the predicate accepts was added
+  // by a snapshot committed after the starting one.
+  void ValidateNoConflictingAppends(FilePredicate conflicting);
+  // Rewrite (compaction): the added files carry this data sequence number
+  // (the starting snapshot's), so deletes committed meanwhile still apply
+  // to their rows.
+  void set_data_sequence_number(int64_t sequence_number) { data_sequence_number_ = sequence_number; }
+  // Merge small manifests (merge append). Default: off (fast append).
+  void set_merge_manifests(bool merge) { merge_manifests_ = merge; }
+  // Fail when no file matched a delete rule (e.g. delete --where that
+  // names no rows): InvalidArgument. Default: an empty change commits.
+  void set_fail_when_nothing_deleted(bool fail) { fail_when_nothing_deleted_ = fail; }
+
+  // What the last attempt removed (for reports and copy-on-write callers).
+  const std::vector<DataFile>& deleted_files() const { return deleted_files_; }
+
+ protected:
+  Status Validate(const TableMetadata& base, const Snapshot* parent,
+                  std::optional<int64_t> starting_snapshot_id) override;
+  Result<SnapshotChange> Apply(const TableMetadata& base, const Snapshot* parent, int64_t snapshot_id) override;
+
+ private:
+  struct Filtered {
+    ManifestFile manifest;          // the manifest to list (rewritten or the original)
+    std::vector<DataFile> deleted;  // files it removed
+  };
+  Result<Filtered> FilterManifest(const TableMetadata& base, const ManifestFile& manifest, int64_t snapshot_id,
+                                  std::set<std::string>* found);
+  Result<bool> Removes(const DataFile& file, const PartitionSpec& spec);
+  Result<std::vector<ManifestFile>> MergeManifests(const TableMetadata& base, int64_t snapshot_id,
+                                                   std::vector<ManifestFile> manifests);
+  bool has_removals() const {
+    return !deleted_paths_.empty() || !delete_predicates_.empty() || replace_added_partitions_;
+  }
+
+  std::string operation_;
+  std::vector<DataFile> added_files_;
+  std::set<std::string> deleted_paths_;
+  std::vector<std::pair<FilePredicate, ManifestPredicate>> delete_predicates_;
+  bool replace_added_partitions_ = false;
+  std::set<std::string> replaced_partition_keys_;  // spec id + partition bytes
+  std::vector<FilePredicate> conflict_predicates_;
+  std::optional<int64_t> data_sequence_number_;
+  bool merge_manifests_ = false;
+  bool fail_when_nothing_deleted_ = false;
+
+  std::vector<ManifestFile> added_manifests_;                  // written once
+  std::map<std::string, Filtered> filtered_cache_;             // by original manifest path
+  std::vector<DataFile> deleted_files_;
+};
+
+// A key naming one partition of one spec (spec id + the tuple's bytes).
+std::string PartitionKey(int32_t spec_id, const PartitionValues& partition);
+
+}  // namespace floe::iceberg

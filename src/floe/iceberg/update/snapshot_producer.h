@@ -1,0 +1,154 @@
+// SnapshotProducer: the commit loop every snapshot-producing operation
+// shares (after Java's SnapshotProducer) — append, overwrite, delete,
+// replace partitions, rewrite.
+//
+// One attempt: take the table's current state as the base; let the
+// operation validate what it assumed against it (conflicting files added
+// since the operation started fail with CommitConflict) and produce the new
+// snapshot's manifests; write the manifest list
+// `metadata/snap-<snapshot id>-<attempt>-<uuid>.avro`; express the change as
+// REST-style requirements (`assert-table-uuid`, `assert-ref-snapshot-id` on
+// the branch) and updates (`add-snapshot`, `set-snapshot-ref`); apply them
+// and ask the TableOperations to swap the pointer.
+//
+// A lost race (CommitConflict from the catalog) deletes what the attempt
+// wrote, waits with exponential backoff and jitter (`commit.retry.*`), and
+// retries from a fresh base, re-validating; data files are never rewritten
+// by a retry, only metadata. CommitStateUnknown ends the loop without
+// cleanup (the commit may have landed: deleting its files could corrupt the
+// table, retrying could commit twice). After any other failure every
+// manifest the operation wrote is deleted.
+//
+// Thread safety: one producer is committed by one thread; several producers
+// on one table may commit concurrently (the catalog serialises them).
+
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "floe/base/result.h"
+#include "floe/iceberg/manifest_file.h"
+#include "floe/iceberg/manifest_entry.h"
+#include "floe/iceberg/manifest_writer.h"
+#include "floe/iceberg/table_operations.h"
+
+namespace floe::iceberg {
+
+// commit.retry.num-retries (4), commit.retry.min-wait-ms (100),
+// commit.retry.max-wait-ms (60000), commit.retry.total-timeout-ms (1800000).
+struct CommitRetryOptions {
+  int num_retries = 4;
+  int64_t min_wait_ms = 100;
+  int64_t max_wait_ms = 60'000;
+  int64_t total_timeout_ms = 1'800'000;
+
+  static CommitRetryOptions FromProperties(const std::map<std::string, std::string>& properties);
+};
+
+// What one attempt of an operation produces on its base.
+struct SnapshotChange {
+  std::string operation;                   // "append", "overwrite", "delete", "replace"
+  std::vector<ManifestFile> manifests;     // the new snapshot's whole manifest list, in order
+  std::map<std::string, std::string> summary;  // the operation's own entries (added-*, deleted-*)
+};
+
+// Statistics of one commit, for reports and the demo.
+struct CommitReport {
+  int64_t snapshot_id = 0;
+  int attempts = 0;          // 1 when the first attempt landed
+  int conflicts = 0;         // lost races retried
+  std::string metadata_location;
+};
+
+class SnapshotProducer {
+ public:
+  explicit SnapshotProducer(std::shared_ptr<TableOperations> ops);
+  virtual ~SnapshotProducer();
+  SnapshotProducer(const SnapshotProducer&) = delete;
+  SnapshotProducer& operator=(const SnapshotProducer&) = delete;
+
+  // Commit to this branch (default "main"); it is created when missing.
+  void set_branch(std::string branch) { branch_ = std::move(branch); }
+  // Extra summary entries, e.g. "floe.writer" = "demo".
+  void set_summary_property(std::string key, std::string value);
+  // The base the operation started from. Unset: the table's state when
+  // Commit() is called. Conflict validation looks at snapshots committed
+  // after it.
+  void set_starting_state(TableState state) { starting_ = std::move(state); }
+
+  // Runs the commit loop. Returns the new state; the errors described
+  // above (CommitConflict once retries are exhausted or when validation
+  // fails, CommitStateUnknown, the operation's and FileIO's errors).
+  Result<TableState> Commit();
+  const CommitReport& report() const { return report_; }
+
+ protected:
+  // Checks the operation still holds on `base` (whose branch head is
+  // `parent`, null for an empty branch), given the snapshot the operation
+  // started from (`starting_snapshot_id`, null when the branch was empty).
+  // CommitConflict naming what conflicts otherwise. Default: OK.
+  virtual Status Validate(const TableMetadata& base, const Snapshot* parent,
+                          std::optional<int64_t> starting_snapshot_id);
+  // Produces the new snapshot's manifests on `base`. Manifests written here
+  // should be registered with TrackManifest() so failures clean them up;
+  // an operation may reuse manifests of an earlier attempt.
+  virtual Result<SnapshotChange> Apply(const TableMetadata& base, const Snapshot* parent, int64_t snapshot_id) = 0;
+
+  // Helpers for operations.
+  TableOperations& ops() { return *ops_; }
+  FileIO& io() { return ops_->io(); }
+  // A new manifest location: `<metadata location>/<commit uuid>-m<N>.avro`.
+  std::string NewManifestPath(const TableMetadata& base);
+  // Remembers a manifest this operation wrote (deleted if it does not land).
+  void TrackManifest(const std::string& path) { written_manifests_.push_back(path); }
+  // Deletes tracked manifests not in `keep` (after an attempt that will not
+  // reuse them) and forgets them.
+  void DeleteUnusedManifests(const std::vector<ManifestFile>& keep);
+  // Writes `entries` (ADDED, their data sequence number kept when set)
+  // into new manifests of `content`, one per spec id.
+  Result<std::vector<ManifestFile>> WriteAddedManifests(const TableMetadata& base, int64_t snapshot_id,
+                                                        const std::vector<ManifestEntry>& entries,
+                                                        ManifestContent content);
+  // Marks a validation failure: the status (a CommitConflict) ends the
+  // commit instead of being retried.
+  Status ValidationFailure(Status status) {
+    validation_failed_ = true;
+    return status;
+  }
+  // The manifests of `snapshot` (empty for null).
+  Result<std::vector<ManifestFile>> ReadManifests(const Snapshot* snapshot);
+  ManifestWriteOptions manifest_options(const TableMetadata& base) const;
+
+ private:
+  Result<TableState> AttemptCommit(const TableState& base, int attempt);
+  std::string MetadataLocation(const TableMetadata& base) const;
+
+  std::shared_ptr<TableOperations> ops_;
+  std::string branch_{"main"};
+  std::map<std::string, std::string> extra_summary_;
+  std::optional<TableState> starting_;
+  std::string commit_uuid_;
+  std::optional<int64_t> snapshot_id_;  // fixed across attempts: manifests written once stay valid
+  int manifest_count_ = 0;
+  std::vector<std::string> written_manifests_;
+  std::vector<std::string> written_lists_;
+  CommitReport report_;
+  bool validation_failed_ = false;
+};
+
+// Adds the totals (total-records, total-data-files, total-files-size,
+// total-delete-files, total-position-deletes, total-equality-deletes) to a
+// summary from the parent's totals and the change's added-/deleted- entries,
+// as Java's SnapshotSummary does.
+void UpdateSummaryTotals(const Snapshot* parent, std::map<std::string, std::string>* summary);
+
+// Adds a data or delete file to a summary's added-*/deleted-* counters.
+void SummarizeAdded(const DataFile& file, std::map<std::string, std::string>* summary);
+void SummarizeDeleted(const DataFile& file, std::map<std::string, std::string>* summary);
+
+}  // namespace floe::iceberg
