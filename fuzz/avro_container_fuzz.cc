@@ -4,6 +4,7 @@
 // schema, and survive a write with floe's writer and a read back.
 
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
@@ -35,6 +36,12 @@ class SpanFile : public floe::RandomAccessFile {
 
 bool Acceptable(const floe::Status& s) { return s.IsCorrupt() || s.IsUnsupported(); }
 
+// Says which check failed before aborting, so a replayed crash explains itself.
+[[noreturn]] void Fail(const char* check, const floe::Status& status = floe::Status::OK()) {
+  std::fprintf(stderr, "avro_container_fuzz: %s: %s\n", check, status.ToString().c_str());
+  std::abort();
+}
+
 floe::Result<std::vector<floe::avro::Datum>> ReadAll(const uint8_t* data, size_t size, bool resolve,
                                                      std::shared_ptr<const floe::avro::Schema>* schema) {
   floe::avro::ContainerReaderOptions options;
@@ -53,26 +60,28 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::shared_ptr<const floe::avro::Schema> schema;
   auto rows = ReadAll(data, size, false, &schema);
   if (!rows.ok()) {
-    if (!Acceptable(rows.status())) std::abort();
+    if (!Acceptable(rows.status())) Fail("unexpected error kind", rows.status());
     return 0;
   }
   auto resolved = ReadAll(data, size, true, nullptr);
-  if (!resolved.ok() || *resolved != *rows) std::abort();
+  if (!resolved.ok()) Fail("resolved read failed", resolved.status());
+  if (*resolved != *rows) Fail("resolved read differs");
 
   auto io = floe::NewMemoryFileIO();
   auto out = io->OpenWrite("mem://fuzz/out.avro");
-  if (!out.ok()) std::abort();
+  if (!out.ok()) Fail("open write", out.status());
   floe::avro::ContainerWriterOptions options;
   options.codec = floe::avro::BlockCodec::kSnappy;
   auto writer = floe::avro::ContainerWriter::Open(std::move(out).value(), schema, options);
-  if (!writer.ok()) std::abort();
+  if (!writer.ok()) Fail("open writer", writer.status());
   for (const auto& row : *rows) {
-    if (!(*writer)->Append(row).ok()) std::abort();
+    if (auto st = (*writer)->Append(row); !st.ok()) Fail("append", st);
   }
-  if (!(*writer)->Close().ok()) std::abort();
+  if (auto st = (*writer)->Close(); !st.ok()) Fail("close", st);
   auto bytes = io->ReadAll("mem://fuzz/out.avro");
-  if (!bytes.ok()) std::abort();
+  if (!bytes.ok()) Fail("read back", bytes.status());
   auto back = ReadAll(bytes->data(), static_cast<size_t>(bytes->size()), false, nullptr);
-  if (!back.ok() || *back != *rows) std::abort();
+  if (!back.ok()) Fail("reread failed", back.status());
+  if (*back != *rows) Fail("reread differs");
   return 0;
 }

@@ -16,16 +16,7 @@ for bin in "$build"/fuzz/*_fuzz; do
   name=$(basename "$bin")
   corpus="$build/corpus/$name"
   mkdir -p "$corpus"
-  seeds=()
-  case "$name" in
-    parquet_*) seeds+=("$shared/fixtures/parquet-testing/data" "$shared/fixtures/parquet-testing/bad_data") ;;
-    avro_*) seeds+=("$shared/fixtures/iceberg/rust-testdata/manifests_lists"
-                    "$shared/fixtures/iceberg/duckdb-iceberg/data/persistent/partition_integer/metadata"
-                    "$shared/fixtures/iceberg/duckdb-iceberg/data/persistent/iceberg_v1_deprecated/default/legacy_v1/metadata") ;;
-    table_metadata_*) seeds+=("$shared/fixtures/iceberg/java-golden") ;;
-  esac
-  existing=()
-  for s in "${seeds[@]}"; do [ -d "$s" ] && existing+=("$s"); done
+  mapfile -t existing < <("$here/seeds.sh" "$name" "$shared")
   echo "fuzz: $name for ${seconds}s"
   if ! "$bin" "$corpus" "${existing[@]}" -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=10 \
       -artifact_prefix="$build/crashes/$name-" -print_final_stats=1 >"$build/$name.log" 2>&1; then

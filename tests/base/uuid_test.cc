@@ -1,6 +1,8 @@
 #include "floe/base/uuid.h"
 
 #include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <set>
 
@@ -35,6 +37,27 @@ TEST(UuidTest, RandomIdsArePositive) {
     seen.insert(id);
   }
   EXPECT_EQ(seen.size(), 1000u);
+}
+
+TEST(UuidTest, ForkedProcessesDrawDifferentIds) {
+  (void)RandomUuid();  // the generator is seeded before the fork
+  int fds[2];
+  ASSERT_EQ(pipe(fds), 0);
+  const pid_t pid = fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    const std::string uuid = RandomUuid();
+    (void)!write(fds[1], uuid.data(), uuid.size());
+    _exit(0);
+  }
+  close(fds[1]);
+  const std::string parent = RandomUuid();
+  char child[36];
+  ASSERT_EQ(read(fds[0], child, sizeof(child)), 36);
+  close(fds[0]);
+  int status = 0;
+  ASSERT_EQ(waitpid(pid, &status, 0), pid);
+  EXPECT_NE(parent, std::string(child, sizeof(child)));
 }
 
 }  // namespace

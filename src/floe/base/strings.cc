@@ -1,5 +1,6 @@
 #include "floe/base/strings.h"
 
+#include <charconv>
 #include <cstdio>
 
 namespace floe {
@@ -78,6 +79,22 @@ bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
     const auto lower = [](char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c; };
     if (lower(a[i]) != lower(b[i])) return false;
   }
+  return true;
+}
+
+std::string ToLowerAscii(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) {
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  }
+  return out;
+}
+
+bool ParseInt64(std::string_view s, int64_t* out) {
+  int64_t value = 0;
+  const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), value);
+  if (s.empty() || ec != std::errc() || end != s.data() + s.size()) return false;
+  *out = value;
   return true;
 }
 

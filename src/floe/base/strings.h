@@ -31,5 +31,10 @@ bool StartsWith(std::string_view s, std::string_view prefix);
 bool EndsWith(std::string_view s, std::string_view suffix);
 // ASCII case-insensitive equality (keywords, type and transform names).
 bool EqualsIgnoreCase(std::string_view a, std::string_view b);
+// ASCII lower case (other bytes unchanged).
+std::string ToLowerAscii(std::string_view s);
+// The whole of `s` as a base-10 integer (optional leading '-'); false, with
+// *out untouched, when it is empty, has other characters or overflows.
+bool ParseInt64(std::string_view s, int64_t* out);
 
 }  // namespace floe

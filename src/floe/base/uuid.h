@@ -2,7 +2,7 @@
 // names, and positive 63-bit ids for snapshots (as Java derives them).
 //
 // Thread safety: safe from any thread (a per-thread generator seeded from
-// std::random_device).
+// std::random_device, and reseeded in a child after fork()).
 
 #pragma once
 

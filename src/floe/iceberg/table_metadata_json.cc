@@ -352,6 +352,7 @@ void WriteStatistics(JsonWriter& w, const TableMetadata& m) {
 
 Result<TableMetadata> TableMetadataFromJson(std::string_view json, std::string_view name) {
   const std::string what = StrCat("table metadata", name.empty() ? "" : " ", name.empty() ? "" : Quote(name));
+  if (json.empty()) return Status::Corrupt(StrCat(what, ": empty, expected a JSON object"));
   simdjson::dom::parser parser;
   element root;
   if (auto error = parser.parse(json.data(), json.size()).get(root); error != simdjson::SUCCESS) {

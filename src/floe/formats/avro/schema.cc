@@ -339,6 +339,16 @@ class SchemaParser {
           f.attributes.push_back({std::string(key), Minify(value)});
         }
       }
+      // Readers resolve by field id (Iceberg), so two fields of one record
+      // with the same id would be ambiguous.
+      if (const auto id = f.field_id()) {
+        for (const Field& other : rec->fields_) {
+          if (other.field_id() == id) {
+            return Status::Corrupt(StrCat(where, ": record ", Quote(rec->full_name()), " has two fields with field-id ",
+                                          *id, " (", Quote(other.name), " and ", Quote(f.name), ")"));
+          }
+        }
+      }
       rec->fields_.push_back(std::move(f));
     }
     return Status::OK();

@@ -121,6 +121,8 @@ Status ParquetFileWriter::Fail(Status status) {
 
 int64_t ParquetFileWriter::num_rows() const { return state_->num_rows + state_->row_group_rows; }
 
+int64_t ParquetFileWriter::EstimatedSize() const { return state_->offset + state_->BufferedBytes(); }
+
 Status ParquetFileWriter::Write(const RecordBatch& batch) {
   State& s = *state_;
   if (s.closed) return Status::InvalidArgument(StrCat("parquet writer ", Quote(s.path), ": already closed"));

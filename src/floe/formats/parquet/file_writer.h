@@ -106,6 +106,10 @@ class ParquetFileWriter {
   void Abort();
 
   int64_t num_rows() const;
+  // Bytes written so far plus the buffered row group's estimated size: what
+  // the file would take if closed now, less the footer (for rolling files
+  // at a target size).
+  int64_t EstimatedSize() const;
 
  private:
   struct State;

@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# The benchmarks' short, bounded form for `make test`: bench/smoke.sh BUILD_DIR.
+# Every micro-benchmark runs for a token time (it must run and not fail), and
+# the DuckDB comparison runs on small files, where it still fails if floe and
+# DuckDB disagree on a result. The numbers printed here are not measurements:
+# `make bench` is where speed is measured.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+build=${1:?build dir}
+for bin in "$build"/bench/*_bench; do
+  [ -x "$bin" ] || continue
+  name=$(basename "$bin")
+  case "$name" in
+    # The S3 benchmark's server is Ceph RGW, already exercised by the s3.rgw
+    # test; its smoke run uses moto, the quick server.
+    s3_bench) env FLOE_BENCH_S3_SERVER=moto "$bin" --benchmark_min_time=0.01 >/dev/null ;;
+    *) "$bin" --benchmark_min_time=0.01 >/dev/null ;;
+  esac
+  echo "bench smoke: $name ok"
+done
+BENCH_ROWS=200000 BENCH_RUNS=1 "$here/parquet-vs-duckdb.sh" "$build" | tail -1 | sed 's/^/bench smoke: /'

@@ -1,0 +1,74 @@
+#include "floe/catalog/catalog_uri.h"
+
+#include <cctype>
+#include <filesystem>
+
+#include "floe/base/strings.h"
+#include "floe/catalog/sql_catalog.h"
+
+namespace floe::catalog {
+namespace {
+
+// The SQLite path of a "sqlite:" URI's remainder.
+Result<std::string> SqlitePath(std::string_view uri, std::string_view rest) {
+  if (StartsWith(rest, "//")) {
+    // SQLAlchemy: sqlite://<host, empty>/<path>; an empty path is memory.
+    rest.remove_prefix(2);
+    if (rest.empty()) return std::string(":memory:");
+    if (rest.front() != '/')
+      return Status::InvalidArgument(StrCat("catalog URI ", Quote(uri), ": expected sqlite:///<path>"));
+    rest.remove_prefix(1);
+  }
+  if (rest.empty()) return Status::InvalidArgument(StrCat("catalog URI ", Quote(uri), " names no database file"));
+  return std::string(rest);
+}
+
+}  // namespace
+
+std::string CatalogUriScheme(std::string_view uri) {
+  if (StartsWith(uri, "jdbc:")) uri.remove_prefix(5);
+  const size_t colon = uri.find(':');
+  if (colon == std::string_view::npos || colon == 0) return "";
+  std::string scheme(uri.substr(0, colon));
+  for (char& c : scheme) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return scheme;
+}
+
+Result<std::shared_ptr<Catalog>> OpenCatalog(std::string_view uri, std::string_view warehouse,
+                                             std::shared_ptr<FileIO> io, std::string catalog_name) {
+  const std::string scheme = CatalogUriScheme(uri);
+  if (scheme == "postgresql" || scheme == "postgres" || scheme == "http" || scheme == "https") {
+    return Status::Unsupported(StrCat("catalog scheme ", scheme, " is not supported yet"));
+  }
+  if (scheme != "sqlite") {
+    return Status::InvalidArgument(
+        StrCat("catalog URI ", Quote(uri), ": unknown scheme (expected sqlite:<path>, postgresql://, http(s)://)"));
+  }
+  std::string_view rest = uri.substr(uri.find(':', StartsWith(uri, "jdbc:") ? 5 : 0) + 1);
+  FLOE_ASSIGN_OR_RETURN(std::string path, SqlitePath(uri, rest));
+  if (warehouse.empty()) return Status::InvalidArgument("catalog: the warehouse is empty");
+
+  std::string warehouse_location(warehouse);
+  if (LocationScheme(warehouse).empty()) {
+    warehouse_location = std::filesystem::absolute(std::filesystem::path(warehouse)).lexically_normal().string();
+  }
+  if (path != ":memory:") {
+    // SQLite creates the file but not its folder (the default catalog sits
+    // inside a warehouse that may not exist yet).
+    std::error_code ec;
+    const std::filesystem::path parent = std::filesystem::path(path).parent_path();
+    if (!parent.empty()) std::filesystem::create_directories(parent, ec);
+    if (ec) {
+      return Status::IOError(
+          StrCat("catalog database ", Quote(path), ": create folder ", Quote(parent.string()), ": ", ec.message()));
+    }
+  }
+  SqlCatalogOptions options;
+  options.database_path = std::move(path);
+  options.warehouse = std::move(warehouse_location);
+  options.catalog_name = std::move(catalog_name);
+  FLOE_ASSIGN_OR_RETURN(std::shared_ptr<SqlCatalog> catalog, SqlCatalog::Open(std::move(options), std::move(io)));
+  return std::shared_ptr<Catalog>(std::move(catalog));
+}
+
+}  // namespace floe::catalog

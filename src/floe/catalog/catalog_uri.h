@@ -1,0 +1,37 @@
+// Opening a catalog from its URI, as the CLI's --catalog and FLOE_CATALOG
+// give it:
+//   sqlite:<path>          the SQL catalog in a SQLite file (created with its
+//                          folder when missing); also jdbc:sqlite:<path>, and
+//                          SQLAlchemy's sqlite:///<relative> and
+//                          sqlite:////<absolute> as PyIceberg users write them
+//   postgresql://..., http(s)://...   Unsupported for now
+//
+// Thread safety: OpenCatalog may be called from any thread; the catalog it
+// returns is thread-safe.
+
+#pragma once
+
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "floe/base/result.h"
+#include "floe/catalog/catalog.h"
+#include "floe/io/file_io.h"
+
+namespace floe::catalog {
+
+// The scheme word of a catalog URI: "sqlite", "postgresql", "http", ... ("" when none).
+std::string CatalogUriScheme(std::string_view uri);
+
+// Opens the catalog `uri` names, with table locations under `warehouse` (a
+// relative local path is made absolute, so metadata never holds relative
+// locations) and files read and written through `io`.
+//   Unsupported "catalog scheme postgresql is not supported yet" for schemes
+//     floe knows but does not serve yet (postgresql, http, https);
+//   InvalidArgument for an unknown scheme or an empty path or warehouse;
+//   the catalog's own errors (SqlCatalog::Open).
+Result<std::shared_ptr<Catalog>> OpenCatalog(std::string_view uri, std::string_view warehouse,
+                                             std::shared_ptr<FileIO> io, std::string catalog_name = "floe");
+
+}  // namespace floe::catalog

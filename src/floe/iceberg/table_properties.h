@@ -1,0 +1,44 @@
+// Table property names floe's commit path reads, with Java's defaults
+// (org.apache.iceberg.TableProperties), so a table behaves the same whoever
+// commits to it.
+//
+// Thread safety: constants and pure functions.
+
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <string_view>
+
+#include "floe/base/result.h"
+
+namespace floe::iceberg {
+
+// "none" or "gzip": how new metadata files are compressed.
+inline constexpr std::string_view kMetadataCompression = "write.metadata.compression-codec";
+inline constexpr std::string_view kMetadataCompressionDefault = "none";
+// Where metadata files go instead of <table location>/metadata.
+inline constexpr std::string_view kWriteMetadataPath = "write.metadata.path";
+// Delete metadata files that drop out of the metadata log after a commit.
+inline constexpr std::string_view kMetadataDeleteAfterCommit = "write.metadata.delete-after-commit.enabled";
+inline constexpr bool kMetadataDeleteAfterCommitDefault = false;
+// How many previous metadata files the metadata log keeps.
+inline constexpr std::string_view kMetadataPreviousVersionsMax = "write.metadata.previous-versions-max";
+inline constexpr int32_t kMetadataPreviousVersionsMaxDefault = 100;
+// The Parquet codec of new data files; new tables get zstd, as Java's do.
+inline constexpr std::string_view kParquetCompression = "write.parquet.compression-codec";
+inline constexpr std::string_view kParquetCompressionNewTableDefault = "zstd";
+// Asks for a format version at create time; never stored (reserved).
+inline constexpr std::string_view kFormatVersionProperty = "format-version";
+
+// The property's value as an int32, or `fallback` when absent.
+// InvalidArgument naming the property and value when it is not an integer.
+Result<int32_t> IntProperty(const std::map<std::string, std::string>& properties, std::string_view key,
+                            int32_t fallback);
+
+// The property's value as a boolean, or `fallback` when absent. As Java's
+// Boolean.parseBoolean: "true" in any case is true, anything else false.
+bool BoolProperty(const std::map<std::string, std::string>& properties, std::string_view key, bool fallback);
+
+}  // namespace floe::iceberg
