@@ -60,6 +60,9 @@ int Main(int argc, char** argv) {
   AddConfigCommand(app, commands);
   AddIoCommands(app, commands);
   AddParquetCommands(app, commands);
+  AddNamespaceCommands(app, commands);
+  AddTableCommands(app, commands);
+  AddTableReadCommands(app, commands);
   AddDemoCommand(app, commands);
 
   try {

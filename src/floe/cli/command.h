@@ -87,5 +87,9 @@ void AddConfigCommand(CLI::App& app, CommandSet& commands);
 void AddIoCommands(CLI::App& app, CommandSet& commands);
 void AddParquetCommands(CLI::App& app, CommandSet& commands);
 void AddDemoCommand(CLI::App& app, CommandSet& commands);
+void AddNamespaceCommands(CLI::App& app, CommandSet& commands);
+void AddTableCommands(CLI::App& app, CommandSet& commands);
+// Adds scan and the metadata tables under `table` (AddTableCommands first).
+void AddTableReadCommands(CLI::App& app, CommandSet& commands);
 
 }  // namespace floe::cli

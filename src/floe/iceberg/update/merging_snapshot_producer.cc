@@ -305,7 +305,10 @@ Result<SnapshotChange> MergingSnapshotProducer::Apply(const TableMetadata& base,
 
   SnapshotChange change;
   change.operation = operation_;
+  // A delete that had to add files (copy-on-write) is an overwrite; an
+  // overwrite that only removed files is a delete.
   if (operation_ == kOperationOverwrite && added_files_.empty()) change.operation = std::string(kOperationDelete);
+  if (operation_ == kOperationDelete && !added_files_.empty()) change.operation = std::string(kOperationOverwrite);
   change.manifests = std::move(manifests);
   std::set<std::string> partitions;
   for (const auto& file : added_files_) {

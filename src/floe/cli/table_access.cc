@@ -1,0 +1,51 @@
+#include "floe/cli/table_access.h"
+
+#include "floe/base/strings.h"
+#include "floe/catalog/catalog_uri.h"
+#include "floe/iceberg/expression/parser.h"
+#include "floe/iceberg/literal.h"
+#include "floe/iceberg/transform_function.h"
+
+namespace floe::cli {
+
+Result<std::shared_ptr<catalog::Catalog>> OpenCatalogFor(CommandContext& ctx) {
+  FLOE_ASSIGN_OR_RETURN(auto io, ctx.FileIOFor(ctx.options().warehouse));
+  return catalog::OpenCatalog(ctx.options().catalog, ctx.options().warehouse, std::move(io));
+}
+
+Result<OpenedTable> OpenTableFor(CommandContext& ctx, const std::string& name) {
+  OpenedTable opened;
+  FLOE_ASSIGN_OR_RETURN(opened.catalog, OpenCatalogFor(ctx));
+  FLOE_ASSIGN_OR_RETURN(opened.ident, catalog::TableIdentifier::Parse(name));
+  FLOE_ASSIGN_OR_RETURN(bool exists, opened.catalog->TableExists(opened.ident));
+  if (!exists) return Status::NotFound(StrCat("table ", opened.ident.ToString(), " does not exist"));
+  opened.table = std::make_shared<iceberg::Table>(opened.catalog->NewTableOps(opened.ident));
+  return opened;
+}
+
+Result<iceberg::ExpressionPtr> ParseWhere(const std::string& text) {
+  if (Trim(text).empty()) return iceberg::ExpressionPtr();
+  return iceberg::ParseExpression(text);
+}
+
+Status ApplyAsOf(const std::string& as_of, const iceberg::TableMetadata& metadata, iceberg::TableScanOptions* options) {
+  if (as_of.empty()) return Status::OK();
+  int64_t id = 0;
+  if (ParseInt64(as_of, &id) && metadata.SnapshotById(id) != nullptr) {
+    options->snapshot_id = id;
+    return Status::OK();
+  }
+  if (metadata.refs.count(as_of) > 0) {
+    options->ref = as_of;
+    return Status::OK();
+  }
+  auto ts = iceberg::Literal::Parse(iceberg::Type::TimestampTz(), as_of);
+  if (ts.ok()) {
+    // The timestamp in microseconds; the snapshot log is in milliseconds.
+    options->as_of_timestamp_ms = iceberg::FloorDiv(ts->long_value(), 1000);
+    return Status::OK();
+  }
+  return Status::NotFound(StrCat("--as-of ", Quote(as_of), " is no snapshot id, branch, tag or timestamp of the table"));
+}
+
+}  // namespace floe::cli

@@ -1,0 +1,348 @@
+#include "floe/iceberg/scan/scan_file_reader.h"
+
+#include <algorithm>
+
+#include "floe/base/strings.h"
+#include "floe/columnar/builder.h"
+#include "floe/columnar/builder_primitive.h"
+#include "floe/columnar/take.h"
+#include "floe/formats/parquet/file_reader.h"
+#include "floe/iceberg/columnar_value.h"
+#include "floe/iceberg/expression/evaluator.h"
+#include "floe/iceberg/expression/parquet_filter.h"
+#include "floe/iceberg/name_mapping.h"
+
+namespace floe::iceberg {
+namespace {
+
+// spec: the reserved field ids of position delete files.
+constexpr int32_t kDeleteFilePathId = 2147483546;
+constexpr int32_t kDeleteFilePosId = 2147483545;
+
+void CollectFieldIds(const Expression& e, std::set<int32_t>* ids) {
+  if (e.is_predicate()) {
+    if (e.is_bound()) ids->insert(e.field_id());
+    return;
+  }
+  if (e.left()) CollectFieldIds(*e.left(), ids);
+  if (e.right()) CollectFieldIds(*e.right(), ids);
+}
+
+bool Contains(const NestedField& field, int32_t id) {
+  if (field.field_id == id) return true;
+  if (field.type->is_nested()) {
+    for (const auto& child : field.type->fields()) {
+      if (Contains(child, id)) return true;
+    }
+  }
+  return false;
+}
+
+bool IsAlwaysTrue(const ExpressionPtr& e) { return e == nullptr || e->op() == Operation::kTrue; }
+
+Result<Array> NullArray(const floe::TypePtr& type, int64_t length) {
+  auto builder = MakeBuilder(type);
+  FLOE_RETURN_IF_ERROR(builder->AppendNulls(length));
+  return builder->Finish();
+}
+
+// The file's column as the table's type: the same, or a promotion the spec allows.
+Result<Array> Widen(const Array& column, const floe::TypePtr& type, const std::string& name) {
+  if (floe::TypeEquals(column.type(), type)) return column;
+  const int64_t n = column.length();
+  const bool nulls = column.null_count() > 0;
+  if (column.type_id() == floe::TypeId::kInt32 && type->id() == floe::TypeId::kInt64) {
+    Int64Builder builder;
+    FLOE_RETURN_IF_ERROR(builder.Reserve(n));
+    const int32_t* v = column.Values<int32_t>();
+    for (int64_t i = 0; i < n; ++i) {
+      if (nulls && column.IsNull(i)) {
+        FLOE_RETURN_IF_ERROR(builder.AppendNull());
+      } else {
+        builder.UnsafeAppend(v[i]);
+      }
+    }
+    return builder.Finish();
+  }
+  if (column.type_id() == floe::TypeId::kFloat32 && type->id() == floe::TypeId::kFloat64) {
+    Float64Builder builder;
+    FLOE_RETURN_IF_ERROR(builder.Reserve(n));
+    const float* v = column.Values<float>();
+    for (int64_t i = 0; i < n; ++i) {
+      if (nulls && column.IsNull(i)) {
+        FLOE_RETURN_IF_ERROR(builder.AppendNull());
+      } else {
+        builder.UnsafeAppend(v[i]);
+      }
+    }
+    return builder.Finish();
+  }
+  if (column.type_id() == floe::TypeId::kDecimal128 && type->id() == floe::TypeId::kDecimal128 &&
+      column.type()->scale() == type->scale() && column.type()->precision() <= type->precision()) {
+    PrimitiveBuilder<Decimal128Value> builder(type);
+    FLOE_RETURN_IF_ERROR(builder.Reserve(n));
+    for (int64_t i = 0; i < n; ++i) {
+      if (nulls && column.IsNull(i)) {
+        FLOE_RETURN_IF_ERROR(builder.AppendNull());
+      } else {
+        builder.UnsafeAppend(column.GetDecimal128(i));
+      }
+    }
+    return builder.Finish();
+  }
+  return Status::InvalidArgument(StrCat("column ", Quote(name), ": the file's type ", column.type()->ToString(),
+                                        " cannot be read as ", type->ToString()));
+}
+
+std::string RowKey(const std::vector<std::pair<Array, TypePtr>>& columns, int64_t row) {
+  std::string key;
+  for (const auto& [array, type] : columns) {
+    const auto value = LiteralAt(array, row, type);
+    if (!value.has_value()) {
+      key.push_back('\0');
+      continue;
+    }
+    const std::string bytes = value->ToBytes();
+    key.push_back('\1');
+    key += StrCat(bytes.size(), ":");
+    key += bytes;
+  }
+  return key;
+}
+
+// The batch's top-level column with this field id, or -1.
+int ColumnWithId(const RecordBatch& batch, int32_t id) {
+  for (int c = 0; c < batch.num_columns(); ++c) {
+    if (batch.schema().field(c).field_id == id) return c;
+  }
+  return -1;
+}
+
+}  // namespace
+
+ScanFileReader::~ScanFileReader() = default;
+
+Result<std::unique_ptr<ScanFileReader>> ScanFileReader::Open(std::shared_ptr<FileIO> io, const TableMetadata& metadata,
+                                                             const Schema& scan_schema,
+                                                             const std::vector<int32_t>& output_field_ids,
+                                                             std::shared_ptr<const floe::Schema> output_schema,
+                                                             const ExpressionPtr& filter, const FileScanTask& task,
+                                                             int64_t batch_rows, ScanReport* report) {
+  (void)filter;  // the residual carries what the partition does not decide
+  std::unique_ptr<ScanFileReader> r(new ScanFileReader());
+  r->path_ = task.file.file_path;
+  r->report_ = report;
+  r->output_schema_ = std::move(output_schema);
+  r->residual_ = task.residual;
+  for (const auto& d : task.position_deletes) {
+    if (d.is_deletion_vector()) {
+      return Status::Unsupported(StrCat("deletion vector ", Quote(d.file_path), " for ", Quote(task.file.file_path),
+                                        ": reading deletion vectors is not supported yet"));
+    }
+  }
+
+  // The top-level fields to read: the output, the residual's and the equality deletes' columns.
+  std::set<int32_t> wanted(output_field_ids.begin(), output_field_ids.end());
+  if (!IsAlwaysTrue(r->residual_)) CollectFieldIds(*r->residual_, &wanted);
+  for (const auto& d : task.equality_deletes) wanted.insert(d.equality_ids.begin(), d.equality_ids.end());
+  std::vector<NestedField> read_fields;
+  for (const auto& field : scan_schema.fields()) {
+    if (std::any_of(wanted.begin(), wanted.end(), [&](int32_t id) { return Contains(field, id); })) {
+      read_fields.push_back(field);
+    }
+  }
+  FLOE_ASSIGN_OR_RETURN(auto read_schema, Schema::Make(scan_schema.schema_id(), read_fields));
+  r->read_schema_ = std::make_shared<const Schema>(std::move(read_schema));
+  FLOE_ASSIGN_OR_RETURN(auto read_columnar, ToColumnarSchema(*r->read_schema_));
+  r->read_columnar_ = std::make_shared<const floe::Schema>(std::move(read_columnar));
+  for (const int32_t id : output_field_ids) {
+    for (size_t i = 0; i < read_fields.size(); ++i) {
+      if (read_fields[i].field_id == id) r->output_columns_.push_back(static_cast<int>(i));
+    }
+  }
+
+  OpenReadOptions open_options;
+  open_options.size = task.file.file_size_in_bytes > 0 ? task.file.file_size_in_bytes : -1;
+  FLOE_ASSIGN_OR_RETURN(std::shared_ptr<const parquet::ParquetFileReader> file,
+                        parquet::ParquetFileReader::Open(io, task.file.file_path, {}, open_options));
+  const auto& nodes = file->schema().nodes();
+  r->file_has_ids_ = std::any_of(nodes.begin() + (nodes.empty() ? 0 : 1), nodes.end(),
+                                 [](const parquet::SchemaNode& n) { return n.field_id.has_value(); });
+
+  parquet::ScanOptions options;
+  options.batch_size = batch_rows;
+  if (r->file_has_ids_) {
+    std::vector<int32_t> ids;
+    for (const auto& f : read_fields) ids.push_back(f.field_id);
+    options.field_ids = std::move(ids);
+  } else {
+    // spec: files without ids resolve through the name mapping.
+    std::optional<NameMapping> mapping;
+    if (auto it = metadata.properties.find("schema.name-mapping.default"); it != metadata.properties.end()) {
+      FLOE_ASSIGN_OR_RETURN(auto parsed, ParseNameMapping(it->second));
+      mapping = std::move(parsed);
+    }
+    std::vector<std::string> columns;
+    for (const auto& column : file->schema().schema().fields) {
+      for (const auto& f : read_fields) {
+        const bool maps = mapping ? mapping->TopLevelId(column.name) == f.field_id : column.name == f.name;
+        if (maps) {
+          columns.push_back(column.name);
+          r->name_of_id_[f.field_id] = column.name;
+        }
+      }
+    }
+    options.columns = std::move(columns);
+  }
+
+  if (!task.position_deletes.empty()) {
+    for (const auto& d : task.position_deletes) {
+      FLOE_ASSIGN_OR_RETURN(std::shared_ptr<const parquet::ParquetFileReader> deletes,
+                            parquet::ParquetFileReader::Open(io, d.file_path));
+      parquet::ScanOptions delete_options;
+      delete_options.columns = std::vector<std::string>{"file_path", "pos"};
+      auto batches = parquet::ReadAllBatches(deletes, delete_options);
+      if (!batches.ok()) {
+        return Status::Corrupt(StrCat("position delete file ", Quote(d.file_path), ": ", batches.status().message()));
+      }
+      for (const auto& batch : *batches) {
+        const int path_column = batch.schema().FieldIndex("file_path");
+        const int pos_column = batch.schema().FieldIndex("pos");
+        if (path_column < 0 || pos_column < 0 || batch.column(pos_column).type_id() != floe::TypeId::kInt64) {
+          return Status::Corrupt(StrCat("position delete file ", Quote(d.file_path),
+                                        " lacks the file_path and pos columns (field ids ", kDeleteFilePathId, ", ",
+                                        kDeleteFilePosId, ")"));
+        }
+        const Array& paths = batch.column(path_column);
+        const Array& positions = batch.column(pos_column);
+        for (int64_t i = 0; i < batch.num_rows(); ++i) {
+          if (!paths.IsNull(i) && !positions.IsNull(i) && paths.GetString(i) == task.file.file_path) {
+            r->deleted_positions_.insert(positions.Values<int64_t>()[i]);
+          }
+        }
+      }
+    }
+  } else if (r->file_has_ids_ && !IsAlwaysTrue(r->residual_)) {
+    // Row groups and pages the statistics exclude are skipped; positions
+    // are then not needed because no position deletes apply.
+    options.filter = ToParquetPredicates(*r->residual_, file->schema());
+  }
+
+  for (const auto& d : task.equality_deletes) {
+    FLOE_ASSIGN_OR_RETURN(std::shared_ptr<const parquet::ParquetFileReader> deletes,
+                          parquet::ParquetFileReader::Open(io, d.file_path));
+    parquet::ScanOptions delete_options;
+    delete_options.field_ids = d.equality_ids;
+    FLOE_ASSIGN_OR_RETURN(auto batches, parquet::ReadAllBatches(deletes, delete_options));
+    std::set<std::string> keys;
+    for (const auto& batch : batches) {
+      std::vector<std::pair<Array, TypePtr>> columns;
+      for (const int32_t id : d.equality_ids) {
+        const int c = ColumnWithId(batch, id);
+        const NestedField* field = scan_schema.FindFieldById(id);
+        if (c < 0 || field == nullptr) {
+          return Status::Corrupt(StrCat("equality delete file ", Quote(d.file_path), " has no column with field id ", id));
+        }
+        columns.emplace_back(batch.column(c), field->type);
+      }
+      for (int64_t i = 0; i < batch.num_rows(); ++i) keys.insert(RowKey(columns, i));
+    }
+    r->equality_deletes_.emplace_back(d.equality_ids, std::move(keys));
+  }
+
+  FLOE_ASSIGN_OR_RETURN(r->reader_, parquet::ParquetRecordBatchReader::Make(file, std::move(options)));
+  return r;
+}
+
+Result<RecordBatch> ScanFileReader::Conform(const RecordBatch& file_batch) const {
+  std::vector<Array> columns;
+  const auto& fields = read_schema_->fields();
+  for (size_t i = 0; i < fields.size(); ++i) {
+    const auto& target = read_columnar_->field(static_cast<int>(i));
+    int c = -1;
+    if (file_has_ids_) {
+      c = ColumnWithId(file_batch, fields[i].field_id);
+    } else if (auto it = name_of_id_.find(fields[i].field_id); it != name_of_id_.end()) {
+      c = file_batch.schema().FieldIndex(it->second);
+    }
+    if (c < 0) {
+      FLOE_ASSIGN_OR_RETURN(auto nulls, NullArray(target.type, file_batch.num_rows()));
+      columns.push_back(std::move(nulls));
+      continue;
+    }
+    FLOE_ASSIGN_OR_RETURN(auto column, Widen(file_batch.column(c), target.type, fields[i].name));
+    columns.push_back(std::move(column));
+  }
+  return RecordBatch::Make(read_columnar_, std::move(columns), file_batch.num_rows());
+}
+
+Result<std::vector<uint8_t>> ScanFileReader::EqualityDeleted(const RecordBatch& rows) const {
+  std::vector<uint8_t> deleted(static_cast<size_t>(rows.num_rows()), 0);
+  for (const auto& [ids, keys] : equality_deletes_) {
+    std::vector<std::pair<Array, TypePtr>> columns;
+    for (const int32_t id : ids) {
+      const int c = ColumnWithId(rows, id);
+      const NestedField* field = read_schema_->FindFieldById(id);
+      if (c < 0 || field == nullptr) return Status::Unsupported(StrCat("equality delete on nested field id ", id));
+      columns.emplace_back(rows.column(c), field->type);
+    }
+    for (int64_t i = 0; i < rows.num_rows(); ++i) {
+      if (keys.count(RowKey(columns, i)) > 0) deleted[static_cast<size_t>(i)] = 1;
+    }
+  }
+  return deleted;
+}
+
+Result<std::optional<RecordBatch>> ScanFileReader::Next() {
+  if (finished_) return std::optional<RecordBatch>();
+  FLOE_ASSIGN_OR_RETURN(auto batch, reader_->Next());
+  if (!batch.has_value()) {
+    finished_ = true;
+    const auto& m = reader_->metrics();
+    report_->row_groups_total += m.row_groups;
+    report_->row_groups_skipped += m.row_groups_pruned;
+    report_->pages_total += m.pages;
+    report_->pages_skipped += m.pages_skipped;
+    return std::optional<RecordBatch>();
+  }
+  const int64_t n = batch->num_rows();
+  report_->rows_scanned += n;
+  FLOE_ASSIGN_OR_RETURN(RecordBatch rows, Conform(*batch));
+  std::vector<uint8_t> keep(static_cast<size_t>(n), 1);
+  if (!IsAlwaysTrue(residual_)) {
+    const auto& fields = read_schema_->fields();
+    FLOE_ASSIGN_OR_RETURN(keep, EvaluateBatch(*residual_, rows, [&](int32_t id) {
+                            for (size_t i = 0; i < fields.size(); ++i) {
+                              if (fields[i].field_id == id) return static_cast<int>(i);
+                            }
+                            return -1;
+                          }));
+  }
+  int64_t deleted = 0;
+  if (!deleted_positions_.empty()) {
+    for (int64_t i = 0; i < n; ++i) {
+      if (deleted_positions_.count(position_ + i) > 0 && keep[static_cast<size_t>(i)]) {
+        keep[static_cast<size_t>(i)] = 0;
+        ++deleted;
+      }
+    }
+  }
+  position_ += n;
+  if (!equality_deletes_.empty()) {
+    FLOE_ASSIGN_OR_RETURN(auto removed, EqualityDeleted(rows));
+    for (size_t i = 0; i < removed.size(); ++i) {
+      if (removed[i] && keep[i]) {
+        keep[i] = 0;
+        ++deleted;
+      }
+    }
+  }
+  report_->rows_deleted += deleted;
+  FLOE_ASSIGN_OR_RETURN(RecordBatch kept, FilterRows(rows, keep));
+  std::vector<Array> columns;
+  for (const int c : output_columns_) columns.push_back(kept.column(c));
+  FLOE_ASSIGN_OR_RETURN(auto out, RecordBatch::Make(output_schema_, std::move(columns), kept.num_rows()));
+  return std::optional<RecordBatch>(std::move(out));
+}
+
+}  // namespace floe::iceberg

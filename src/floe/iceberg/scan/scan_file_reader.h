@@ -1,0 +1,73 @@
+// ScanFileReader: one FileScanTask's rows — a data file read by field id
+// into the scan schema, with its residual filter and delete files applied,
+// projected to the scan's output columns. Used by TableScan.
+//
+// Column mapping: a table field is found in the file by field id; a file
+// without field ids is matched through `schema.name-mapping.default` (spec:
+// "Column Projection"), else by the field's current name. A field the file
+// lacks reads as null. An int column of a promoted long field, a float of a
+// double and a narrower decimal are widened.
+//
+// Deletes: position delete files (Parquet, `file_path`/`pos`) remove rows by
+// their position in the data file, so a file with position deletes is read
+// without row-group or page pruning; equality delete files remove rows whose
+// values in the delete's equality columns equal a delete row's (nulls equal).
+// Deletion vectors (Puffin) are Unsupported for now.
+//
+// Thread safety: used by one thread at a time.
+
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "floe/base/result.h"
+#include "floe/columnar/record_batch.h"
+#include "floe/formats/parquet/record_batch_reader.h"
+#include "floe/iceberg/scan/table_scan.h"
+
+namespace floe::iceberg {
+
+class ScanFileReader {
+ public:
+  // Opens the task's data file and reads its delete files. `report`
+  // (not owned, may be shared by several readers used one after another)
+  // receives the counts. Errors of FileIO and Parquet; Corrupt for a delete
+  // file without the spec's columns.
+  static Result<std::unique_ptr<ScanFileReader>> Open(std::shared_ptr<FileIO> io, const TableMetadata& metadata,
+                                                      const Schema& scan_schema,
+                                                      const std::vector<int32_t>& output_field_ids,
+                                                      std::shared_ptr<const floe::Schema> output_schema,
+                                                      const ExpressionPtr& filter, const FileScanTask& task,
+                                                      int64_t batch_rows, ScanReport* report);
+  ~ScanFileReader();
+
+  // The next batch of surviving rows (possibly empty), or nullopt at the end.
+  Result<std::optional<RecordBatch>> Next();
+
+ private:
+  ScanFileReader() = default;
+  Result<RecordBatch> Conform(const RecordBatch& file_batch) const;
+  Result<std::vector<uint8_t>> EqualityDeleted(const RecordBatch& rows) const;
+
+  std::string path_;
+  std::shared_ptr<const Schema> read_schema_;  // the table fields read (output + filter + equality columns)
+  std::shared_ptr<const floe::Schema> read_columnar_;
+  std::vector<int> output_columns_;            // output field i = read column output_columns_[i]
+  std::shared_ptr<const floe::Schema> output_schema_;
+  std::map<int32_t, std::string> name_of_id_;  // files without ids: the names they use
+  bool file_has_ids_ = true;
+  ExpressionPtr residual_;
+  std::unique_ptr<parquet::ParquetRecordBatchReader> reader_;
+  std::set<int64_t> deleted_positions_;
+  int64_t position_ = 0;  // rows of the file seen so far (positions are exact: no pruning then)
+  // Equality deletes: the delete keys of each equality-id set.
+  std::vector<std::pair<std::vector<int32_t>, std::set<std::string>>> equality_deletes_;
+  ScanReport* report_ = nullptr;
+  bool finished_ = false;
+};
+
+}  // namespace floe::iceberg

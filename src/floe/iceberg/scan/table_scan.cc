@@ -1,0 +1,332 @@
+#include "floe/iceberg/scan/table_scan.h"
+
+#include <algorithm>
+#include <map>
+#include <mutex>
+#include <thread>
+
+#include "floe/base/strings.h"
+#include "floe/iceberg/expression/binder.h"
+#include "floe/iceberg/expression/manifest_evaluator.h"
+#include "floe/iceberg/expression/metrics_evaluator.h"
+#include "floe/iceberg/expression/residual.h"
+#include "floe/iceberg/manifest_list.h"
+#include "floe/iceberg/manifest_reader.h"
+#include "floe/iceberg/scan/scan_file_reader.h"
+#include "floe/iceberg/update/merging_snapshot_producer.h"
+
+namespace floe::iceberg {
+namespace {
+
+// A live delete file with its data sequence number.
+struct IndexedDelete {
+  DataFile file;
+  int64_t sequence_number = 0;
+  bool global = false;  // an equality delete of an unpartitioned spec applies to every partition
+};
+
+// Delete files by partition, for attaching them to data files.
+class DeleteIndex {
+ public:
+  void Add(IndexedDelete entry) {
+    if (entry.global) {
+      global_.push_back(std::move(entry));
+    } else {
+      const std::string key = PartitionKey(entry.file.spec_id, entry.file.partition);
+      by_partition_[key].push_back(std::move(entry));
+    }
+  }
+  bool empty() const { return global_.empty() && by_partition_.empty(); }
+
+  void Attach(FileScanTask* task) const {
+    auto consider = [&](const IndexedDelete& d) {
+      if (d.file.content == DataFileContent::kPositionDeletes) {
+        // spec: a position delete applies to data files with a data
+        // sequence number <= its own (same commit included).
+        if (d.sequence_number < task->data_sequence_number) return;
+        if (d.file.referenced_data_file.has_value() && *d.file.referenced_data_file != task->file.file_path) return;
+        task->position_deletes.push_back(d.file);
+      } else {
+        // spec: "Equality deletes apply to data files with a strictly lower
+        // data sequence number".
+        if (d.sequence_number <= task->data_sequence_number) return;
+        task->equality_deletes.push_back(d.file);
+      }
+    };
+    for (const auto& d : global_) consider(d);
+    auto it = by_partition_.find(PartitionKey(task->file.spec_id, task->file.partition));
+    if (it != by_partition_.end()) {
+      for (const auto& d : it->second) consider(d);
+    }
+  }
+
+ private:
+  std::vector<IndexedDelete> global_;
+  std::map<std::string, std::vector<IndexedDelete>> by_partition_;
+};
+
+// Runs `work(i)` for i in [0, n) on up to `threads` threads; the first error wins.
+Status ParallelFor(size_t n, int threads, const std::function<Status(size_t)>& work) {
+  if (n == 0) return Status::OK();
+  const size_t workers = std::max<size_t>(1, std::min<size_t>(n, static_cast<size_t>(std::max(threads, 1))));
+  std::mutex mutex;
+  size_t next = 0;
+  Status first_error;
+  auto run = [&]() {
+    while (true) {
+      size_t i;
+      {
+        std::lock_guard<std::mutex> lock(mutex);
+        if (next >= n || !first_error.ok()) return;
+        i = next++;
+      }
+      Status status = work(i);
+      if (!status.ok()) {
+        std::lock_guard<std::mutex> lock(mutex);
+        if (first_error.ok()) first_error = status;
+      }
+    }
+  };
+  std::vector<std::thread> pool;
+  for (size_t w = 1; w < workers; ++w) pool.emplace_back(run);
+  run();
+  for (auto& t : pool) t.join();
+  return first_error;
+}
+
+}  // namespace
+
+std::string ScanReport::ToString() const {
+  return StrCat("snapshot ", snapshot_id ? StrCat(*snapshot_id) : std::string("none"), "\n",
+                "manifests: ", manifests_total, " total, ", manifests_skipped, " skipped\n",
+                "data files: ", data_files_total, " total, ", data_files_skipped, " skipped\n",
+                "delete files applied: ", delete_files_applied, "\n",
+                "row groups: ", row_groups_total, " total, ", row_groups_skipped, " skipped\n",
+                "pages: ", pages_total, " total, ", pages_skipped, " skipped\n",
+                "rows: ", rows_scanned, " scanned, ", rows_deleted, " deleted, ", rows_returned, " returned");
+}
+
+Result<const Snapshot*> ResolveSnapshot(const TableMetadata& metadata, const TableScanOptions& options) {
+  const int chosen = (options.snapshot_id ? 1 : 0) + (options.as_of_timestamp_ms ? 1 : 0) + (options.ref ? 1 : 0);
+  if (chosen > 1) return Status::InvalidArgument("choose one of snapshot id, timestamp or ref to time travel");
+  if (options.snapshot_id) {
+    const Snapshot* s = metadata.SnapshotById(*options.snapshot_id);
+    if (s == nullptr) return Status::NotFound(StrCat("snapshot ", *options.snapshot_id, " does not exist"));
+    return s;
+  }
+  if (options.ref) {
+    if (metadata.refs.count(*options.ref) == 0) {
+      return Status::NotFound(StrCat("branch or tag ", Quote(*options.ref), " does not exist"));
+    }
+    return metadata.SnapshotByRef(*options.ref);
+  }
+  if (options.as_of_timestamp_ms) {
+    // spec: the snapshot log records which snapshot was current when.
+    const Snapshot* found = nullptr;
+    for (const auto& entry : metadata.snapshot_log) {
+      if (entry.timestamp_ms <= *options.as_of_timestamp_ms) found = metadata.SnapshotById(entry.snapshot_id);
+    }
+    if (found == nullptr) {
+      return Status::NotFound(StrCat("no snapshot was current at ", *options.as_of_timestamp_ms, " ms"));
+    }
+    return found;
+  }
+  return metadata.current_snapshot();
+}
+
+TableScan::~TableScan() = default;
+
+Result<std::unique_ptr<TableScan>> TableScan::Make(std::shared_ptr<FileIO> io,
+                                                   std::shared_ptr<const TableMetadata> metadata,
+                                                   TableScanOptions options) {
+  std::unique_ptr<TableScan> scan(new TableScan());
+  scan->io_ = std::move(io);
+  scan->metadata_ = std::move(metadata);
+  scan->report_ = std::make_shared<ScanReport>();
+  FLOE_ASSIGN_OR_RETURN(scan->snapshot_, ResolveSnapshot(*scan->metadata_, options));
+  // spec (Java): reading a snapshot by id or tag uses the schema it was
+  // written with; the current snapshot and branches use the table's.
+  const Schema* schema = scan->metadata_->current_schema();
+  const bool by_snapshot = options.snapshot_id || options.as_of_timestamp_ms ||
+                           (options.ref && scan->metadata_->refs.at(*options.ref).type == SnapshotRefType::kTag);
+  if (by_snapshot && scan->snapshot_ != nullptr && scan->snapshot_->schema_id) {
+    if (const Schema* s = scan->metadata_->SchemaById(*scan->snapshot_->schema_id)) schema = s;
+  }
+  if (schema == nullptr) return Status::Corrupt("table metadata has no current schema");
+  scan->schema_ = std::make_shared<const Schema>(*schema);
+  if (scan->snapshot_ != nullptr) scan->report_->snapshot_id = scan->snapshot_->snapshot_id;
+
+  std::vector<NestedField> output_fields;
+  if (options.select.has_value()) {
+    for (const auto& name : *options.select) {
+      const NestedField* field = nullptr;
+      for (const auto& f : schema->fields()) {
+        if (options.case_sensitive ? f.name == name : EqualsIgnoreCase(f.name, name)) field = &f;
+      }
+      if (field == nullptr) return Status::InvalidArgument(StrCat("cannot find column ", Quote(name), " in schema"));
+      output_fields.push_back(*field);
+    }
+  } else {
+    output_fields = schema->fields();
+  }
+  for (const auto& f : output_fields) scan->output_field_ids_.push_back(f.field_id);
+  FLOE_ASSIGN_OR_RETURN(auto projected, Schema::Make(schema->schema_id(), output_fields));
+  FLOE_ASSIGN_OR_RETURN(auto columnar, ToColumnarSchema(projected));
+  scan->output_schema_ = std::make_shared<const floe::Schema>(std::move(columnar));
+  if (options.filter != nullptr) {
+    FLOE_ASSIGN_OR_RETURN(scan->bound_filter_, Bind(*schema, options.filter, options.case_sensitive));
+  } else {
+    scan->bound_filter_ = AlwaysTrue();
+  }
+  scan->options_ = std::move(options);
+  return scan;
+}
+
+Result<std::vector<FileScanTask>> TableScan::PlanFiles() {
+  if (planned_.has_value()) return *planned_;
+  std::vector<FileScanTask> tasks;
+  if (snapshot_ == nullptr) {
+    planned_ = tasks;
+    return tasks;
+  }
+  if (snapshot_->manifest_list.empty()) {
+    return Status::Unsupported(StrCat("snapshot ", snapshot_->snapshot_id, " lists its manifests inline (v1)"));
+  }
+  FLOE_ASSIGN_OR_RETURN(auto manifests, ReadManifestList(*io_, snapshot_->manifest_list));
+  report_->manifests_total = static_cast<int64_t>(manifests.size());
+
+  // Per spec: the manifest evaluator, the partition evaluator and residuals.
+  struct SpecFilters {
+    std::optional<ManifestEvaluator> manifest;
+    std::optional<PartitionEvaluator> partition;
+    std::optional<ResidualEvaluator> residual;
+  };
+  std::map<int32_t, SpecFilters> filters;
+  for (const auto& manifest : manifests) {
+    if (filters.count(manifest.partition_spec_id) > 0) continue;
+    const PartitionSpec* spec = metadata_->PartitionSpecById(manifest.partition_spec_id);
+    if (spec == nullptr) {
+      return Status::Corrupt(StrCat("manifest ", Quote(manifest.manifest_path), " has partition spec ",
+                                    manifest.partition_spec_id, ", which the table does not have"));
+    }
+    SpecFilters f;
+    FLOE_ASSIGN_OR_RETURN(auto m, ManifestEvaluator::Make(*spec, *schema_, bound_filter_));
+    FLOE_ASSIGN_OR_RETURN(auto p, PartitionEvaluator::Make(*spec, *schema_, bound_filter_));
+    FLOE_ASSIGN_OR_RETURN(auto r, ResidualEvaluator::Make(*spec, *schema_, bound_filter_));
+    f.manifest.emplace(std::move(m));
+    f.partition.emplace(std::move(p));
+    f.residual.emplace(std::move(r));
+    filters.emplace(manifest.partition_spec_id, std::move(f));
+  }
+
+  std::vector<const ManifestFile*> to_read;
+  for (const auto& manifest : manifests) {
+    if (!filters.at(manifest.partition_spec_id).manifest->Eval(manifest)) {
+      ++report_->manifests_skipped;
+      continue;
+    }
+    to_read.push_back(&manifest);
+  }
+
+  const InclusiveMetricsEvaluator metrics(*schema_, bound_filter_);
+  std::vector<std::vector<FileScanTask>> data_by_manifest(to_read.size());
+  std::vector<std::vector<IndexedDelete>> deletes_by_manifest(to_read.size());
+  std::vector<int64_t> live_by_manifest(to_read.size(), 0);
+  std::vector<int64_t> skipped_by_manifest(to_read.size(), 0);
+  FLOE_RETURN_IF_ERROR(ParallelFor(to_read.size(), options_.threads, [&](size_t i) -> Status {
+    const ManifestFile& manifest = *to_read[i];
+    const SpecFilters& f = filters.at(manifest.partition_spec_id);
+    const PartitionSpec* spec = metadata_->PartitionSpecById(manifest.partition_spec_id);
+    FLOE_ASSIGN_OR_RETURN(auto reader, ManifestReader::Open(*io_, manifest));
+    ManifestEntry entry;
+    while (true) {
+      FLOE_ASSIGN_OR_RETURN(bool more, reader->Next(&entry));
+      if (!more) break;
+      if (!entry.is_live()) continue;
+      entry.data_file.spec_id = manifest.partition_spec_id;
+      const int64_t sequence_number = entry.sequence_number.value_or(0);
+      if (manifest.content == ManifestContent::kDeletes) {
+        if (!f.partition->MightMatch(entry.data_file.partition)) continue;
+        const bool global = entry.data_file.content == DataFileContent::kEqualityDeletes && spec->is_unpartitioned();
+        deletes_by_manifest[i].push_back({entry.data_file, sequence_number, global});
+        continue;
+      }
+      ++live_by_manifest[i];
+      if (!f.partition->MightMatch(entry.data_file.partition) || !metrics.Eval(entry.data_file)) {
+        ++skipped_by_manifest[i];
+        continue;
+      }
+      FileScanTask task;
+      task.residual = f.residual->ResidualFor(entry.data_file.partition);
+      task.data_sequence_number = sequence_number;
+      task.file = std::move(entry.data_file);
+      entry = ManifestEntry();
+      data_by_manifest[i].push_back(std::move(task));
+    }
+    return Status::OK();
+  }));
+
+  DeleteIndex deletes;
+  for (auto& list : deletes_by_manifest) {
+    for (auto& d : list) deletes.Add(std::move(d));
+  }
+  for (size_t i = 0; i < to_read.size(); ++i) {
+    report_->data_files_total += live_by_manifest[i];
+    report_->data_files_skipped += skipped_by_manifest[i];
+    for (auto& task : data_by_manifest[i]) {
+      if (!deletes.empty()) deletes.Attach(&task);
+      report_->delete_files_applied +=
+          static_cast<int64_t>(task.position_deletes.size() + task.equality_deletes.size());
+      tasks.push_back(std::move(task));
+    }
+  }
+  // Data files of skipped manifests still count towards the total.
+  for (const auto& manifest : manifests) {
+    if (manifest.content != ManifestContent::kData) continue;
+    if (std::find(to_read.begin(), to_read.end(), &manifest) != to_read.end()) continue;
+    const int64_t live = manifest.added_files_count.value_or(0) + manifest.existing_files_count.value_or(0);
+    report_->data_files_total += live;
+    report_->data_files_skipped += live;
+  }
+  planned_ = tasks;
+  return tasks;
+}
+
+class TableScan::Reader final : public RecordBatchReader {
+ public:
+  Reader(TableScan* scan, std::vector<FileScanTask> tasks) : scan_(scan), tasks_(std::move(tasks)) {}
+  const std::shared_ptr<const floe::Schema>& schema() const override { return scan_->output_schema_; }
+
+  Result<std::optional<RecordBatch>> Next() override {
+    while (true) {
+      if (current_ == nullptr) {
+        if (next_task_ >= tasks_.size()) return std::optional<RecordBatch>();
+        FLOE_ASSIGN_OR_RETURN(current_, ScanFileReader::Open(scan_->io_, *scan_->metadata_, *scan_->schema_,
+                                                             scan_->output_field_ids_, scan_->output_schema_,
+                                                             scan_->bound_filter_, tasks_[next_task_++],
+                                                             scan_->options_.batch_rows, scan_->report_.get()));
+      }
+      FLOE_ASSIGN_OR_RETURN(auto batch, current_->Next());
+      if (!batch.has_value()) {
+        current_.reset();
+        continue;
+      }
+      if (batch->num_rows() == 0) continue;
+      scan_->report_->rows_returned += batch->num_rows();
+      return batch;
+    }
+  }
+
+ private:
+  TableScan* scan_;
+  std::vector<FileScanTask> tasks_;
+  size_t next_task_ = 0;
+  std::unique_ptr<ScanFileReader> current_;
+};
+
+Result<std::unique_ptr<RecordBatchReader>> TableScan::Open() {
+  FLOE_ASSIGN_OR_RETURN(auto tasks, PlanFiles());
+  return std::unique_ptr<RecordBatchReader>(new Reader(this, std::move(tasks)));
+}
+
+}  // namespace floe::iceberg

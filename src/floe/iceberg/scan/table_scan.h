@@ -1,0 +1,127 @@
+// TableScan: which files, rows and columns of one table snapshot a query
+// reads (spec: "Scan Planning"), and reading them into batches.
+//
+// Planning prunes in a chain: the manifest list's partition summaries skip
+// manifests (inclusive projection of the filter onto each spec); the
+// entries' partition tuples and column metrics skip data files; the
+// Parquet reader skips row groups by statistics and bloom filters and pages
+// by the page index; the residual filter (what the partition does not
+// already decide) is evaluated on the rows that remain. Delete files are
+// indexed from the delete manifests and attached to the data files they
+// apply to by the spec's sequence-number rules: position deletes with a data
+// sequence number >= the data file's, equality deletes with a strictly
+// greater one, in the same partition (or a global, unpartitioned spec).
+//
+// Columns are matched by field id, so renamed columns read old files,
+// added columns read their initial default (or null), promoted columns are
+// widened, and files without field ids resolve through the table's
+// `schema.name-mapping.default`.
+//
+// Thread safety: a TableScan is used by one thread at a time; manifests are
+// read on `threads` worker threads.
+
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "floe/base/result.h"
+#include "floe/columnar/record_batch.h"
+#include "floe/iceberg/expression/expression.h"
+#include "floe/iceberg/manifest_entry.h"
+#include "floe/iceberg/table_metadata.h"
+#include "floe/io/file_io.h"
+
+namespace floe::iceberg {
+
+struct TableScanOptions {
+  // Time travel: at most one of these. None: the current snapshot of main.
+  std::optional<int64_t> snapshot_id;
+  std::optional<int64_t> as_of_timestamp_ms;  // the snapshot current at that time
+  std::optional<std::string> ref;             // a branch or tag
+  // Top-level columns to return, by name, in this order. Unset: all.
+  std::optional<std::vector<std::string>> select;
+  ExpressionPtr filter;  // unbound; null: every row
+  bool case_sensitive = true;
+  int threads = 2;                  // manifest readers
+  int64_t batch_rows = 64 * 1024;   // rows per batch read from a file
+};
+
+// What planning and reading cost, for `--explain` and the demo.
+struct ScanReport {
+  std::optional<int64_t> snapshot_id;
+  int64_t manifests_total = 0;
+  int64_t manifests_skipped = 0;
+  int64_t data_files_total = 0;    // live data files in the scanned manifests
+  int64_t data_files_skipped = 0;  // by partition or metrics
+  int64_t delete_files_applied = 0;
+  int64_t row_groups_total = 0;
+  int64_t row_groups_skipped = 0;
+  int64_t pages_total = 0;
+  int64_t pages_skipped = 0;
+  int64_t rows_scanned = 0;  // rows decoded from data files
+  int64_t rows_deleted = 0;  // removed by delete files
+  int64_t rows_returned = 0;
+
+  std::string ToString() const;
+};
+
+// One data file to read with the deletes that apply to it.
+struct FileScanTask {
+  DataFile file;
+  int64_t data_sequence_number = 0;
+  std::vector<DataFile> position_deletes;
+  std::vector<DataFile> equality_deletes;
+  ExpressionPtr residual;  // bound to the scan schema; true when the partition decides
+};
+
+class TableScan {
+ public:
+  // Resolves the snapshot and binds the filter and projection. NotFound for
+  // an unknown snapshot id, ref, or a time before the first snapshot;
+  // InvalidArgument for unknown columns or a filter that does not bind.
+  static Result<std::unique_ptr<TableScan>> Make(std::shared_ptr<FileIO> io,
+                                                 std::shared_ptr<const TableMetadata> metadata,
+                                                 TableScanOptions options);
+  ~TableScan();
+
+  // The snapshot read (null for a table without snapshots: no rows).
+  const Snapshot* snapshot() const { return snapshot_; }
+  // The schema rows are read with (the snapshot's for time travel by id or
+  // tag, else the table's) and the columnar schema of the batches returned.
+  const Schema& scan_schema() const { return *schema_; }
+  const std::shared_ptr<const floe::Schema>& output_schema() const { return output_schema_; }
+
+  // Plans the files to read. Errors of FileIO and the manifest readers.
+  Result<std::vector<FileScanTask>> PlanFiles();
+
+  // Plans (once) and returns the rows, batch by batch. After the reader is
+  // exhausted report() holds the read side's counts too.
+  Result<std::unique_ptr<RecordBatchReader>> Open();
+
+  const ScanReport& report() const { return *report_; }
+
+ private:
+  class Reader;
+  TableScan() = default;
+
+  std::shared_ptr<FileIO> io_;
+  std::shared_ptr<const TableMetadata> metadata_;
+  TableScanOptions options_;
+  const Snapshot* snapshot_ = nullptr;
+  std::shared_ptr<const Schema> schema_;
+  std::vector<int32_t> output_field_ids_;
+  std::shared_ptr<const floe::Schema> output_schema_;
+  ExpressionPtr bound_filter_;
+  std::shared_ptr<ScanReport> report_;
+  std::optional<std::vector<FileScanTask>> planned_;
+};
+
+// The snapshot a time-travel option names in `metadata` (null when the
+// table has none and no option is set). NotFound naming what was asked.
+Result<const Snapshot*> ResolveSnapshot(const TableMetadata& metadata, const TableScanOptions& options);
+
+}  // namespace floe::iceberg

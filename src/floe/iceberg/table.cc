@@ -1,0 +1,468 @@
+#include "floe/iceberg/table.h"
+
+#include <algorithm>
+#include <chrono>
+#include <map>
+#include <set>
+#include <thread>
+
+#include "floe/base/strings.h"
+#include "floe/columnar/take.h"
+#include "floe/iceberg/data_file_writer.h"
+#include "floe/iceberg/expression/binder.h"
+#include "floe/iceberg/expression/evaluator.h"
+#include "floe/iceberg/expression/metrics_evaluator.h"
+#include "floe/iceberg/expression/residual.h"
+#include "floe/iceberg/manifest_list.h"
+#include "floe/iceberg/manifest_reader.h"
+#include "floe/iceberg/scan/scan_file_reader.h"
+#include "floe/iceberg/update/merging_snapshot_producer.h"
+
+namespace floe::iceberg {
+namespace {
+
+int64_t NowMs() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+bool BoolProperty(const TableMetadata& m, const std::string& key, bool fallback) {
+  auto it = m.properties.find(key);
+  return it == m.properties.end() ? fallback : EqualsIgnoreCase(Trim(it->second), "true");
+}
+
+int64_t IntProperty(const TableMetadata& m, const std::string& key, int64_t fallback) {
+  auto it = m.properties.find(key);
+  int64_t value = 0;
+  return it != m.properties.end() && ParseInt64(Trim(it->second), &value) ? value : fallback;
+}
+
+// A FileIO handle for APIs that hold one, borrowing the operations' FileIO
+// (which outlives every call here).
+std::shared_ptr<FileIO> Borrow(TableOperations& ops) { return std::shared_ptr<FileIO>(std::shared_ptr<FileIO>(), &ops.io()); }
+
+void DeleteQuietly(FileIO& io, const std::vector<DataFile>& files) {
+  std::vector<std::string> paths;
+  for (const auto& f : files) paths.push_back(f.file_path);
+  if (!paths.empty()) (void)io.DeleteMany(paths);
+}
+
+// Commits `producer`; on a failure that surely did not land, deletes the
+// data files written for it.
+Result<WriteResult> CommitProducer(MergingSnapshotProducer& producer, TableOperations& ops,
+                                   const std::vector<DataFile>& written, WriteResult result) {
+  auto state = producer.Commit();
+  if (!state.ok()) {
+    if (state.status().code() != StatusCode::kCommitStateUnknown) DeleteQuietly(ops.io(), written);
+    return state.status();
+  }
+  result.commit = producer.report();
+  result.state = std::move(*state);
+  return result;
+}
+
+// All rows of one planned file, deletes applied, in the table's write schema.
+Status ReadTaskRows(TableOperations& ops, const TableMetadata& metadata, const TableScan& scan,
+                    const FileScanTask& task, const std::function<Status(const RecordBatch&)>& consume) {
+  std::vector<int32_t> ids;
+  for (const auto& f : scan.scan_schema().fields()) ids.push_back(f.field_id);
+  FileScanTask all_rows = task;
+  all_rows.residual = AlwaysTrue();
+  ScanReport report;
+  FLOE_ASSIGN_OR_RETURN(auto reader, ScanFileReader::Open(Borrow(ops), metadata, scan.scan_schema(), ids,
+                                                          scan.output_schema(), AlwaysTrue(), all_rows, 64 * 1024,
+                                                          &report));
+  while (true) {
+    FLOE_ASSIGN_OR_RETURN(auto batch, reader->Next());
+    if (!batch.has_value()) return Status::OK();
+    if (batch->num_rows() > 0) FLOE_RETURN_IF_ERROR(consume(*batch));
+  }
+}
+
+}  // namespace
+
+Table::Table(std::shared_ptr<TableOperations> ops) : ops_(std::move(ops)) {}
+
+Result<TableState> Table::Refresh() { return ops_->Refresh(); }
+
+Result<std::unique_ptr<TableScan>> Table::NewScan(TableScanOptions options) {
+  FLOE_ASSIGN_OR_RETURN(auto state, Refresh());
+  return TableScan::Make(Borrow(*ops_), state.metadata, std::move(options));
+}
+
+Result<std::shared_ptr<const floe::Schema>> Table::WriteSchema() {
+  FLOE_ASSIGN_OR_RETURN(auto state, Refresh());
+  const Schema* schema = state.metadata->current_schema();
+  if (schema == nullptr) return Status::Corrupt(StrCat("table ", ops_->name(), " has no current schema"));
+  FLOE_ASSIGN_OR_RETURN(auto columnar, ToColumnarSchema(*schema));
+  return std::make_shared<const floe::Schema>(std::move(columnar));
+}
+
+Result<std::vector<DataFile>> Table::WriteRows(const TableMetadata& metadata, const BatchSource& rows,
+                                               int64_t* rows_written) {
+  FLOE_ASSIGN_OR_RETURN(auto options, DataWriterOptions::FromTable(metadata));
+  FLOE_ASSIGN_OR_RETURN(auto writer, DataFileWriter::Make(Borrow(*ops_), metadata, std::move(options)));
+  while (true) {
+    FLOE_ASSIGN_OR_RETURN(auto batch, rows());
+    if (!batch.has_value()) break;
+    FLOE_RETURN_IF_ERROR(writer->Write(*batch));
+  }
+  *rows_written = writer->rows_written();
+  return writer->Close();
+}
+
+Result<WriteResult> Table::Append(const BatchSource& rows, const std::map<std::string, std::string>& summary) {
+  FLOE_ASSIGN_OR_RETURN(auto state, Refresh());
+  WriteResult result;
+  FLOE_ASSIGN_OR_RETURN(auto files, WriteRows(*state.metadata, rows, &result.rows_written));
+  MergingSnapshotProducer producer(ops_, std::string(kOperationAppend));
+  producer.set_starting_state(state);
+  producer.set_merge_manifests(BoolProperty(*state.metadata, "commit.manifest-merge.enabled", true));
+  for (const auto& [k, v] : summary) producer.set_summary_property(k, v);
+  for (const auto& f : files) producer.AddFile(f);
+  result.data_files_added = static_cast<int64_t>(files.size());
+  return CommitProducer(producer, *ops_, files, std::move(result));
+}
+
+Result<WriteResult> Table::AppendFiles(std::vector<DataFile> files) {
+  FLOE_ASSIGN_OR_RETURN(auto state, Refresh());
+  MergingSnapshotProducer producer(ops_, std::string(kOperationAppend));
+  producer.set_starting_state(state);
+  WriteResult result;
+  for (auto& f : files) {
+    result.rows_written += f.record_count;
+    producer.AddFile(std::move(f));
+  }
+  result.data_files_added = static_cast<int64_t>(files.size());
+  return CommitProducer(producer, *ops_, {}, std::move(result));
+}
+
+Result<WriteResult> Table::Delete(const ExpressionPtr& filter) { return RewriteMatching(filter, nullptr); }
+
+Result<WriteResult> Table::Overwrite(const ExpressionPtr& filter, const BatchSource& rows) {
+  return RewriteMatching(filter, &rows);
+}
+
+Result<WriteResult> Table::RewriteMatching(const ExpressionPtr& filter, const BatchSource* rows) {
+  FLOE_ASSIGN_OR_RETURN(auto state, Refresh());
+  const TableMetadata& metadata = *state.metadata;
+  const Schema* schema = metadata.current_schema();
+  if (schema == nullptr) return Status::Corrupt(StrCat("table ", ops_->name(), " has no current schema"));
+  FLOE_ASSIGN_OR_RETURN(auto bound, Bind(*schema, filter));
+  TableScanOptions options;
+  options.filter = filter;
+  FLOE_ASSIGN_OR_RETURN(auto scan, TableScan::Make(Borrow(*ops_), state.metadata, options));
+  FLOE_ASSIGN_OR_RETURN(auto tasks, scan->PlanFiles());
+
+  WriteResult result;
+  std::vector<std::string> removed;
+  std::vector<RecordBatch> kept_rows;
+  const StrictMetricsEvaluator strict(*schema, bound);
+  for (const auto& task : tasks) {
+    const bool partition_decides = task.residual == nullptr || task.residual->op() == Operation::kTrue;
+    if ((partition_decides || strict.Eval(task.file)) && task.position_deletes.empty() &&
+        task.equality_deletes.empty()) {
+      removed.push_back(task.file.file_path);  // every row matches: metadata only
+      ++result.data_files_removed;
+      continue;
+    }
+    // Copy-on-write: keep the rows the filter does not select (false or unknown).
+    std::vector<RecordBatch> survivors;
+    bool any_matched = false;
+    FLOE_RETURN_IF_ERROR(ReadTaskRows(*ops_, metadata, *scan, task, [&](const RecordBatch& batch) -> Status {
+      const auto& fields = scan->scan_schema().fields();
+      FLOE_ASSIGN_OR_RETURN(auto matches, EvaluateBatch(*bound, batch, [&](int32_t id) {
+                              for (size_t i = 0; i < fields.size(); ++i) {
+                                if (fields[i].field_id == id) return static_cast<int>(i);
+                              }
+                              return -1;
+                            }));
+      std::vector<uint8_t> keep(matches.size());
+      for (size_t i = 0; i < matches.size(); ++i) {
+        keep[i] = matches[i] ? 0 : 1;
+        any_matched = any_matched || matches[i];
+      }
+      FLOE_ASSIGN_OR_RETURN(auto rest, FilterRows(batch, keep));
+      if (rest.num_rows() > 0) survivors.push_back(std::move(rest));
+      return Status::OK();
+    }));
+    if (!any_matched) continue;
+    removed.push_back(task.file.file_path);
+    ++result.data_files_rewritten;
+    for (auto& b : survivors) kept_rows.push_back(std::move(b));
+  }
+
+  // One writer for the surviving rows and the new rows.
+  size_t next_kept = 0;
+  bool rows_done = rows == nullptr;
+  BatchSource all = [&]() -> Result<std::optional<RecordBatch>> {
+    if (next_kept < kept_rows.size()) return std::optional<RecordBatch>(kept_rows[next_kept++]);
+    if (!rows_done) {
+      FLOE_ASSIGN_OR_RETURN(auto batch, (*rows)());
+      if (batch.has_value()) return batch;
+      rows_done = true;
+    }
+    return std::optional<RecordBatch>();
+  };
+  int64_t written_rows = 0;
+  FLOE_ASSIGN_OR_RETURN(auto files, WriteRows(metadata, all, &written_rows));
+  int64_t kept_count = 0;
+  for (const auto& b : kept_rows) kept_count += b.num_rows();
+  result.rows_written = written_rows - kept_count;
+  result.data_files_added = static_cast<int64_t>(files.size());
+  if (removed.empty() && files.empty()) {
+    result.state = state;
+    return result;  // nothing matched and nothing to add: no snapshot
+  }
+
+  MergingSnapshotProducer producer(ops_, std::string(rows ? kOperationOverwrite : kOperationDelete));
+  producer.set_starting_state(state);
+  for (const auto& path : removed) producer.DeleteFile(path);
+  for (const auto& f : files) producer.AddFile(f);
+  // Serializable isolation: a concurrent commit that added rows the filter
+  // could match makes this overwrite or delete wrong.
+  auto specs = std::make_shared<std::map<int32_t, std::shared_ptr<PartitionEvaluator>>>();
+  auto metrics = std::make_shared<InclusiveMetricsEvaluator>(*schema, bound);
+  auto table_schema = std::make_shared<const Schema>(*schema);
+  producer.ValidateNoConflictingAppends(
+      [specs, metrics, table_schema, bound](const DataFile& file, const PartitionSpec& spec) -> Result<bool> {
+        auto it = specs->find(spec.spec_id);
+        if (it == specs->end()) {
+          FLOE_ASSIGN_OR_RETURN(auto evaluator, PartitionEvaluator::Make(spec, *table_schema, bound));
+          it = specs->emplace(spec.spec_id, std::make_shared<PartitionEvaluator>(std::move(evaluator))).first;
+        }
+        return it->second->MightMatch(file.partition) && metrics->Eval(file);
+      });
+  return CommitProducer(producer, *ops_, files, std::move(result));
+}
+
+Result<WriteResult> Table::ReplacePartitions(const BatchSource& rows) {
+  FLOE_ASSIGN_OR_RETURN(auto state, Refresh());
+  WriteResult result;
+  FLOE_ASSIGN_OR_RETURN(auto files, WriteRows(*state.metadata, rows, &result.rows_written));
+  MergingSnapshotProducer producer(ops_, std::string(kOperationOverwrite));
+  producer.set_starting_state(state);
+  producer.ReplaceAddedPartitions();
+  auto keys = std::make_shared<std::set<std::string>>();
+  for (const auto& f : files) {
+    keys->insert(PartitionKey(f.spec_id, f.partition));
+    producer.AddFile(f);
+  }
+  producer.ValidateNoConflictingAppends([keys](const DataFile& file, const PartitionSpec& spec) -> Result<bool> {
+    return keys->count(PartitionKey(spec.spec_id, file.partition)) > 0;
+  });
+  result.data_files_added = static_cast<int64_t>(files.size());
+  return CommitProducer(producer, *ops_, files, std::move(result));
+}
+
+Result<std::optional<WriteResult>> Table::Compact(int min_input_files) {
+  FLOE_ASSIGN_OR_RETURN(auto state, Refresh());
+  const TableMetadata& metadata = *state.metadata;
+  const Snapshot* current = metadata.current_snapshot();
+  if (current == nullptr) return std::optional<WriteResult>();
+  FLOE_ASSIGN_OR_RETURN(auto options, DataWriterOptions::FromTable(metadata));
+  const int64_t small = options.target_file_size_bytes / 4 * 3;
+  FLOE_ASSIGN_OR_RETURN(auto scan, TableScan::Make(Borrow(*ops_), state.metadata, {}));
+  FLOE_ASSIGN_OR_RETURN(auto tasks, scan->PlanFiles());
+  // Small files of the default spec, by partition.
+  std::map<std::string, std::vector<const FileScanTask*>> groups;
+  for (const auto& task : tasks) {
+    if (task.file.file_size_in_bytes >= small || task.file.spec_id != metadata.default_spec_id) continue;
+    groups[PartitionKey(task.file.spec_id, task.file.partition)].push_back(&task);
+  }
+  std::vector<const FileScanTask*> inputs;
+  for (const auto& [key, group] : groups) {
+    if (static_cast<int>(group.size()) >= min_input_files) inputs.insert(inputs.end(), group.begin(), group.end());
+  }
+  if (inputs.empty()) return std::optional<WriteResult>();
+
+  std::vector<RecordBatch> rows;
+  for (const FileScanTask* task : inputs) {
+    FLOE_RETURN_IF_ERROR(ReadTaskRows(*ops_, metadata, *scan, *task, [&](const RecordBatch& batch) {
+      rows.push_back(batch);
+      return Status::OK();
+    }));
+  }
+  size_t next = 0;
+  BatchSource source = [&]() -> Result<std::optional<RecordBatch>> {
+    if (next < rows.size()) return std::optional<RecordBatch>(rows[next++]);
+    return std::optional<RecordBatch>();
+  };
+  WriteResult result;
+  FLOE_ASSIGN_OR_RETURN(auto files, WriteRows(metadata, source, &result.rows_written));
+  MergingSnapshotProducer producer(ops_, std::string(kOperationReplace));
+  producer.set_starting_state(state);
+  // The rewritten rows keep the sequence number they had as of the start, so
+  // equality deletes committed meanwhile still apply to them.
+  producer.set_data_sequence_number(current->sequence_number);
+  for (const FileScanTask* task : inputs) producer.DeleteFile(task->file.file_path);
+  for (const auto& f : files) producer.AddFile(f);
+  result.data_files_rewritten = static_cast<int64_t>(inputs.size());
+  result.data_files_added = static_cast<int64_t>(files.size());
+  FLOE_ASSIGN_OR_RETURN(auto committed, CommitProducer(producer, *ops_, files, std::move(result)));
+  return std::optional<WriteResult>(std::move(committed));
+}
+
+Result<TableState> Table::CommitChanges(const ChangeBuilder& build) {
+  int64_t wait_ms = 100;
+  for (int attempt = 0;; ++attempt) {
+    FLOE_ASSIGN_OR_RETURN(auto state, Refresh());
+    FLOE_ASSIGN_OR_RETURN(auto change, build(*state.metadata));
+    FLOE_ASSIGN_OR_RETURN(auto updated, ApplyTableChanges(state.metadata.get(), change.first, change.second));
+    auto committed = ops_->Commit(state, updated);
+    if (committed.ok() || committed.status().code() != StatusCode::kCommitConflict || attempt >= 4) return committed;
+    std::this_thread::sleep_for(std::chrono::milliseconds(wait_ms));
+    wait_ms *= 2;
+  }
+}
+
+Result<TableState> Table::Rollback(int64_t snapshot_id, const std::string& branch) {
+  return CommitChanges([&](const TableMetadata& m) -> Result<std::pair<std::vector<TableRequirement>,
+                                                                        std::vector<TableUpdate>>> {
+    const Snapshot* head = m.SnapshotByRef(branch);
+    bool ancestor = false;
+    for (const Snapshot* s = head; s != nullptr; s = s->parent_snapshot_id ? m.SnapshotById(*s->parent_snapshot_id) : nullptr) {
+      if (s->snapshot_id == snapshot_id) ancestor = true;
+    }
+    if (!ancestor) {
+      return Status::InvalidArgument(StrCat("snapshot ", snapshot_id, " is not an ancestor of branch ", branch));
+    }
+    SnapshotRef ref = m.refs.count(branch) ? m.refs.at(branch) : SnapshotRef{};
+    ref.snapshot_id = snapshot_id;
+    std::vector<TableRequirement> reqs = {
+        AssertRefSnapshotId{branch, head ? std::optional<int64_t>(head->snapshot_id) : std::nullopt}};
+    std::vector<TableUpdate> updates = {SetSnapshotRef{branch, ref}};
+    return std::make_pair(std::move(reqs), std::move(updates));
+  });
+}
+
+Result<TableState> Table::SetRef(const std::string& name, SnapshotRefType type, int64_t snapshot_id) {
+  return CommitChanges([&](const TableMetadata& m) -> Result<std::pair<std::vector<TableRequirement>,
+                                                                        std::vector<TableUpdate>>> {
+    if (m.SnapshotById(snapshot_id) == nullptr) {
+      return Status::NotFound(StrCat("snapshot ", snapshot_id, " does not exist"));
+    }
+    if (auto it = m.refs.find(name); it != m.refs.end() && it->second.type != type) {
+      return Status::InvalidArgument(StrCat(Quote(name), " is a ", SnapshotRefTypeName(it->second.type), ", not a ",
+                                            SnapshotRefTypeName(type)));
+    }
+    SnapshotRef ref = m.refs.count(name) ? m.refs.at(name) : SnapshotRef{};
+    ref.type = type;
+    ref.snapshot_id = snapshot_id;
+    std::optional<int64_t> current;
+    if (auto it = m.refs.find(name); it != m.refs.end()) current = it->second.snapshot_id;
+    std::vector<TableRequirement> reqs = {AssertRefSnapshotId{name, current}};
+    std::vector<TableUpdate> updates = {SetSnapshotRef{name, ref}};
+    return std::make_pair(std::move(reqs), std::move(updates));
+  });
+}
+
+Result<TableState> Table::RemoveRef(const std::string& name) {
+  return CommitChanges([&](const TableMetadata& m) -> Result<std::pair<std::vector<TableRequirement>,
+                                                                        std::vector<TableUpdate>>> {
+    if (name == kMainBranch) return Status::InvalidArgument("the main branch cannot be removed");
+    if (m.refs.count(name) == 0) return Status::NotFound(StrCat("branch or tag ", Quote(name), " does not exist"));
+    std::vector<TableRequirement> reqs = {AssertRefSnapshotId{name, m.refs.at(name).snapshot_id}};
+    std::vector<TableUpdate> updates = {RemoveSnapshotRef{name}};
+    return std::make_pair(std::move(reqs), std::move(updates));
+  });
+}
+
+Result<ExpireResult> Table::ExpireSnapshots(const ExpireOptions& options) {
+  ExpireResult result;
+  std::vector<Snapshot> expired;
+  std::vector<Snapshot> kept;
+  FLOE_ASSIGN_OR_RETURN(result.state, CommitChanges([&](const TableMetadata& m)
+                                                         -> Result<std::pair<std::vector<TableRequirement>,
+                                                                             std::vector<TableUpdate>>> {
+    const int64_t cutoff = options.older_than_ms.value_or(
+        NowMs() - IntProperty(m, "history.expire.max-snapshot-age-ms", int64_t{5} * 24 * 3600 * 1000));
+    const int retain = options.retain_last.value_or(
+        static_cast<int>(IntProperty(m, "history.expire.min-snapshots-to-keep", 1)));
+    std::set<int64_t> keep;
+    for (const auto& [name, ref] : m.refs) {
+      if (!ref.is_branch()) {
+        keep.insert(ref.snapshot_id);
+        continue;
+      }
+      const int branch_retain = ref.min_snapshots_to_keep.value_or(retain);
+      int seen = 0;
+      for (const Snapshot* s = m.SnapshotById(ref.snapshot_id); s != nullptr;
+           s = s->parent_snapshot_id ? m.SnapshotById(*s->parent_snapshot_id) : nullptr) {
+        if (seen < branch_retain || s->timestamp_ms >= cutoff) keep.insert(s->snapshot_id);
+        ++seen;
+      }
+    }
+    std::vector<int64_t> ids;
+    expired.clear();
+    kept.clear();
+    for (const auto& s : m.snapshots) {
+      // Snapshots no ref reaches expire by age alone.
+      if (keep.count(s.snapshot_id) > 0 || s.timestamp_ms >= cutoff) {
+        kept.push_back(s);
+      } else {
+        ids.push_back(s.snapshot_id);
+        expired.push_back(s);
+      }
+    }
+    std::vector<TableRequirement> reqs;
+    if (m.current_snapshot_id) reqs.push_back(AssertRefSnapshotId{std::string(kMainBranch), m.current_snapshot_id});
+    std::vector<TableUpdate> updates;
+    if (!ids.empty()) updates.push_back(RemoveSnapshots{ids});
+    return std::make_pair(std::move(reqs), std::move(updates));
+  }));
+  for (const auto& s : expired) result.expired_snapshot_ids.push_back(s.snapshot_id);
+  if (!options.delete_files || expired.empty()) return result;
+
+  // Files reachable from a kept snapshot are never deleted. A failure to read
+  // what is kept stops the cleanup (the commit stands; orphans are harmless).
+  FileIO& io = ops_->io();
+  std::set<std::string> kept_manifests;
+  std::set<std::string> kept_lists;
+  std::set<std::string> live_files;
+  for (const auto& s : kept) {
+    kept_lists.insert(s.manifest_list);
+    FLOE_ASSIGN_OR_RETURN(auto manifests, ReadManifestList(io, s.manifest_list));
+    for (const auto& m : manifests) {
+      if (!kept_manifests.insert(m.manifest_path).second) continue;
+      ManifestReaderOptions reader_options;
+      reader_options.read_stats = false;
+      FLOE_ASSIGN_OR_RETURN(auto reader, ManifestReader::Open(io, m, reader_options));
+      FLOE_ASSIGN_OR_RETURN(auto entries, reader->ReadAll());
+      for (const auto& e : entries) {
+        if (e.is_live()) live_files.insert(e.data_file.file_path);
+      }
+    }
+  }
+  std::set<std::string> doomed_manifests;
+  std::set<std::string> doomed_files;
+  std::vector<std::string> doomed_lists;
+  for (const auto& s : expired) {
+    if (!s.manifest_list.empty() && kept_lists.count(s.manifest_list) == 0) doomed_lists.push_back(s.manifest_list);
+    auto manifests = ReadManifestList(io, s.manifest_list);
+    if (!manifests.ok()) continue;  // already gone
+    for (const auto& m : *manifests) {
+      if (kept_manifests.count(m.manifest_path) > 0 || !doomed_manifests.insert(m.manifest_path).second) continue;
+      ManifestReaderOptions reader_options;
+      reader_options.read_stats = false;
+      auto reader = ManifestReader::Open(io, m, reader_options);
+      if (!reader.ok()) continue;
+      auto entries = (*reader)->ReadAll();
+      if (!entries.ok()) continue;
+      for (const auto& e : *entries) {
+        if (live_files.count(e.data_file.file_path) == 0) doomed_files.insert(e.data_file.file_path);
+      }
+    }
+  }
+  std::vector<std::string> files(doomed_files.begin(), doomed_files.end());
+  std::vector<std::string> manifests(doomed_manifests.begin(), doomed_manifests.end());
+  if (!files.empty()) (void)io.DeleteMany(files);
+  if (!manifests.empty()) (void)io.DeleteMany(manifests);
+  if (!doomed_lists.empty()) (void)io.DeleteMany(doomed_lists);
+  result.deleted_data_files = static_cast<int64_t>(files.size());
+  result.deleted_manifests = static_cast<int64_t>(manifests.size());
+  result.deleted_manifest_lists = static_cast<int64_t>(doomed_lists.size());
+  return result;
+}
+
+}  // namespace floe::iceberg

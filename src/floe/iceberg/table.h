@@ -1,0 +1,116 @@
+// Table: one Iceberg table reached through its TableOperations — scans and
+// the write operations a user asks for by rows and filters (append,
+// overwrite --where, delete --where, replace partitions, compaction) plus
+// the metadata operations (schema and partition evolution, properties,
+// rollback, branches and tags, snapshot expiry).
+//
+// Row operations write their data files first and then commit once through
+// a MergingSnapshotProducer (retrying lost races, re-validating). Delete and
+// overwrite by filter remove whole files when their partition or metrics
+// prove every row matches (metadata only), and rewrite the other matching
+// files without the matching rows (copy-on-write), failing with
+// CommitConflict when a concurrent commit added files the filter matches.
+// Metadata operations retry their requirements-checked change on conflict.
+//
+// Thread safety: a Table may be shared by threads; each call refreshes.
+
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "floe/base/result.h"
+#include "floe/columnar/record_batch.h"
+#include "floe/iceberg/expression/expression.h"
+#include "floe/iceberg/scan/table_scan.h"
+#include "floe/iceberg/table_operations.h"
+#include "floe/iceberg/table_update.h"
+#include "floe/iceberg/update/snapshot_producer.h"
+
+namespace floe::iceberg {
+
+// The outcome of a row operation.
+struct WriteResult {
+  int64_t rows_written = 0;
+  int64_t data_files_added = 0;
+  int64_t data_files_removed = 0;
+  int64_t data_files_rewritten = 0;  // copy-on-write
+  CommitReport commit;
+  TableState state;
+};
+
+struct ExpireOptions {
+  std::optional<int64_t> older_than_ms;  // default: now - history.expire.max-snapshot-age-ms (5 days)
+  std::optional<int> retain_last;        // default: history.expire.min-snapshots-to-keep (1)
+  bool delete_files = true;
+};
+
+struct ExpireResult {
+  std::vector<int64_t> expired_snapshot_ids;
+  int64_t deleted_data_files = 0;
+  int64_t deleted_manifests = 0;
+  int64_t deleted_manifest_lists = 0;
+  TableState state;
+};
+
+// Where a batch stream comes from for a write: called until it returns nullopt.
+using BatchSource = std::function<Result<std::optional<RecordBatch>>()>;
+
+class Table {
+ public:
+  explicit Table(std::shared_ptr<TableOperations> ops);
+
+  // The current state, read now. Errors of Refresh.
+  Result<TableState> Refresh();
+  TableOperations& ops() { return *ops_; }
+
+  // A scan of the current state (or as the options travel in time).
+  Result<std::unique_ptr<TableScan>> NewScan(TableScanOptions options);
+
+  // The columnar schema rows written to the table must have.
+  Result<std::shared_ptr<const floe::Schema>> WriteSchema();
+
+  // Appends the rows (fast append, or merging manifests when
+  // `commit.manifest-merge.enabled` is true, as Java's default append).
+  Result<WriteResult> Append(const BatchSource& rows, const std::map<std::string, std::string>& summary = {});
+  // Appends existing data files (already written, e.g. imported Parquet).
+  Result<WriteResult> AppendFiles(std::vector<DataFile> files);
+  // Deletes the rows matching `filter` (unbound).
+  Result<WriteResult> Delete(const ExpressionPtr& filter);
+  // Replaces the rows matching `filter` with `rows` (one snapshot).
+  Result<WriteResult> Overwrite(const ExpressionPtr& filter, const BatchSource& rows);
+  // Replaces every partition the rows fall into (dynamic overwrite).
+  Result<WriteResult> ReplacePartitions(const BatchSource& rows);
+  // Bin-packs each partition's data files smaller than 3/4 of the target
+  // file size into target-size files (a "replace" snapshot; rows and their
+  // data sequence numbers unchanged). No-op (nullopt) when nothing to do.
+  Result<std::optional<WriteResult>> Compact(int min_input_files = 2);
+
+  // Metadata operations: the updates are applied with their requirements
+  // (see table_update.h) and retried on a lost race.
+  using ChangeBuilder =
+      std::function<Result<std::pair<std::vector<TableRequirement>, std::vector<TableUpdate>>>(const TableMetadata&)>;
+  Result<TableState> CommitChanges(const ChangeBuilder& build);
+
+  // main (or `branch`) back to an ancestor snapshot. InvalidArgument when it is not an ancestor.
+  Result<TableState> Rollback(int64_t snapshot_id, const std::string& branch = "main");
+  // Points a tag or branch at a snapshot (creating or moving it).
+  Result<TableState> SetRef(const std::string& name, SnapshotRefType type, int64_t snapshot_id);
+  Result<TableState> RemoveRef(const std::string& name);
+  // Removes old snapshots not reachable from a retained ref and deletes the
+  // files only they referenced.
+  Result<ExpireResult> ExpireSnapshots(const ExpireOptions& options);
+
+ private:
+  Result<std::vector<DataFile>> WriteRows(const TableMetadata& metadata, const BatchSource& rows,
+                                          int64_t* rows_written);
+  Result<WriteResult> RewriteMatching(const ExpressionPtr& filter, const BatchSource* rows);
+
+  std::shared_ptr<TableOperations> ops_;
+};
+
+}  // namespace floe::iceberg
