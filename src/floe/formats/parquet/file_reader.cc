@@ -42,6 +42,8 @@ Status ParquetFileReader::Init(const std::string& path, int64_t footer_guess) {
   if (!metadata_) {
     const int64_t tail_len = std::clamp<int64_t>(footer_guess, kTailSize, size);
     FLOE_ASSIGN_OR_RETURN(Buffer tail, file_->Read(size - tail_len, tail_len));
+    tail_ = tail;
+    tail_offset_ = size - tail_len;
     const uint8_t* end = tail.data() + tail_len;
     if (std::memcmp(end - kMagicSize, kEncryptedMagic, kMagicSize) == 0) {
       return Status::Unsupported(StrCat(name, " has an encrypted footer (magic PARE); floe does not decrypt Parquet"));
@@ -130,6 +132,14 @@ Result<ColumnChunkRange> ParquetFileReader::ColumnChunkBytes(int row_group, int 
                                   " claims bytes ", start, "..", start + length, " of a ", file_size(), "-byte file"));
   }
   return ColumnChunkRange{start, length};
+}
+
+std::optional<Buffer> ParquetFileReader::CachedTailBytes(int64_t offset, int64_t length) const {
+  if (tail_.empty() || offset < tail_offset_ || length < 0 ||
+      offset + length > tail_offset_ + static_cast<int64_t>(tail_.size())) {
+    return std::nullopt;
+  }
+  return tail_.Slice(offset - tail_offset_, length);
 }
 
 }  // namespace floe::parquet

@@ -12,6 +12,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "floe/base/result.h"
@@ -67,6 +68,10 @@ class ParquetFileReader {
   const ParquetSchema& schema() const { return schema_; }
   const ReaderOptions& options() const { return options_; }
   RandomAccessFile& file() const { return *file_; }
+  // The bytes [offset, offset + length) when the footer read already
+  // fetched them (the page index usually sits just before the footer), so
+  // callers skip a request; nullopt otherwise.
+  std::optional<Buffer> CachedTailBytes(int64_t offset, int64_t length) const;
 
   int num_row_groups() const { return static_cast<int>(metadata_->row_groups.size()); }
   // The rows of all row groups (not FileMetaData.num_rows, which some writers leave 0).
@@ -87,6 +92,8 @@ class ParquetFileReader {
   std::unique_ptr<RandomAccessFile> file_;
   ReaderOptions options_;
   std::shared_ptr<const FileMetaData> metadata_;
+  Buffer tail_;              // the footer read's bytes (empty with a footer cache hit)
+  int64_t tail_offset_ = 0;  // where they start in the file
   ParquetSchema schema_;
   int64_t num_rows_ = 0;
 };

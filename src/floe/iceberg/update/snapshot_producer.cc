@@ -264,8 +264,15 @@ Result<TableState> SnapshotProducer::AttemptCommit(const TableState& base_state,
 }
 
 Result<TableState> SnapshotProducer::Commit() {
-  FLOE_ASSIGN_OR_RETURN(TableState base, ops().Refresh());
-  if (!starting_.has_value()) starting_ = base;
+  // The first attempt commits on the state the operation started from (as
+  // Java commits on ops.current()); a lost race then refreshes.
+  TableState base;
+  if (starting_.has_value()) {
+    base = *starting_;
+  } else {
+    FLOE_ASSIGN_OR_RETURN(base, ops().Refresh());
+    starting_ = base;
+  }
   const CommitRetryOptions retry = CommitRetryOptions::FromProperties(base.metadata->properties);
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(retry.total_timeout_ms);
   std::mt19937_64 jitter(std::random_device{}());
