@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "floe/base/strings.h"
+#include "floe/base/utf8.h"
 #include "floe/formats/parquet/schema.h"
 
 namespace floe::iceberg {
@@ -133,44 +134,6 @@ struct ColumnBounds {
   std::optional<Literal> upper;
 };
 
-// Decodes one UTF-8 code point at `pos` (advancing it); invalid bytes count
-// as one code point each.
-uint32_t NextCodePoint(std::string_view s, size_t* pos) {
-  const auto lead = static_cast<uint8_t>(s[*pos]);
-  int extra = lead >= 0xF0 ? 3 : lead >= 0xE0 ? 2 : lead >= 0xC0 ? 1 : 0;
-  uint32_t cp = extra == 3 ? lead & 0x07 : extra == 2 ? lead & 0x0F : extra == 1 ? lead & 0x1F : lead;
-  ++*pos;
-  while (extra-- > 0 && *pos < s.size()) cp = (cp << 6) | (static_cast<uint8_t>(s[(*pos)++]) & 0x3F);
-  return cp;
-}
-
-void AppendUtf8(uint32_t cp, std::string* out) {
-  if (cp < 0x80) {
-    out->push_back(static_cast<char>(cp));
-  } else if (cp < 0x800) {
-    out->push_back(static_cast<char>(0xC0 | (cp >> 6)));
-    out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-  } else if (cp < 0x10000) {
-    out->push_back(static_cast<char>(0xE0 | (cp >> 12)));
-    out->push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
-    out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-  } else {
-    out->push_back(static_cast<char>(0xF0 | (cp >> 18)));
-    out->push_back(static_cast<char>(0x80 | ((cp >> 12) & 0x3F)));
-    out->push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
-    out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-  }
-}
-
-std::vector<uint32_t> CodePoints(std::string_view s, size_t limit) {
-  std::vector<uint32_t> cps;
-  size_t pos = 0;
-  while (pos < s.size() && cps.size() < limit) cps.push_back(NextCodePoint(s, &pos));
-  return cps;
-}
-
-size_t CodePointCount(std::string_view s) { return CodePoints(s, s.size()).size(); }
-
 }  // namespace
 
 Result<MetricsMode> MetricsMode::Parse(std::string_view text) {
@@ -215,42 +178,18 @@ const MetricsMode& MetricsConfig::ModeFor(const std::string& column_name) const 
 std::string TruncateLowerBound(const Literal& value, int32_t length) {
   const std::string_view bytes = value.bytes();
   if (value.type()->id() == TypeId::kString) {
-    std::string out;
-    for (uint32_t cp : CodePoints(bytes, static_cast<size_t>(length))) AppendUtf8(cp, &out);
-    return out;
+    return std::string(bytes.substr(0, Utf8PrefixOfCodePoints(bytes, static_cast<size_t>(length))));
   }
   return std::string(bytes.substr(0, static_cast<size_t>(length)));
 }
 
 std::optional<std::string> TruncateUpperBound(const Literal& value, int32_t length) {
   const std::string_view bytes = value.bytes();
-  if (value.type()->id() == TypeId::kString) {
-    if (CodePointCount(bytes) <= static_cast<size_t>(length)) return std::string(bytes);
-    std::vector<uint32_t> cps = CodePoints(bytes, static_cast<size_t>(length));
-    // Increment the last code point that can be, skipping the surrogate range.
-    while (!cps.empty()) {
-      uint32_t next = cps.back() + 1;
-      if (next >= 0xD800 && next <= 0xDFFF) next = 0xE000;
-      if (next <= 0x10FFFF) {
-        cps.back() = next;
-        std::string out;
-        for (uint32_t cp : cps) AppendUtf8(cp, &out);
-        return out;
-      }
-      cps.pop_back();
-    }
-    return std::nullopt;
-  }
-  if (bytes.size() <= static_cast<size_t>(length)) return std::string(bytes);
-  std::string out(bytes.substr(0, static_cast<size_t>(length)));
-  while (!out.empty()) {
-    if (static_cast<uint8_t>(out.back()) != 0xff) {
-      out.back() = static_cast<char>(static_cast<uint8_t>(out.back()) + 1);
-      return out;
-    }
-    out.pop_back();
-  }
-  return std::nullopt;
+  const size_t cut = value.type()->id() == TypeId::kString ? Utf8PrefixOfCodePoints(bytes, static_cast<size_t>(length))
+                                                           : std::min(bytes.size(), static_cast<size_t>(length));
+  if (cut == bytes.size()) return std::string(bytes);
+  if (value.type()->id() == TypeId::kString) return IncrementUtf8(bytes.substr(0, cut));
+  return IncrementBytes(bytes.substr(0, cut));
 }
 
 Status FillParquetMetrics(const parquet::FileMetaData& footer, const Schema& schema, const MetricsConfig& config,

@@ -7,6 +7,7 @@
 #include <limits>
 
 #include "floe/base/strings.h"
+#include "floe/base/utf8.h"
 
 namespace floe::iceberg {
 namespace {
@@ -56,18 +57,6 @@ std::chrono::year_month_day CivilDate(int32_t days) {
   return std::chrono::year_month_day(std::chrono::sys_days(std::chrono::days(days)));
 }
 
-// UTF-8 prefix of at most `code_points` code points.
-std::string_view Utf8Prefix(std::string_view text, int32_t code_points) {
-  size_t pos = 0;
-  int32_t seen = 0;
-  while (pos < text.size() && seen < code_points) {
-    ++pos;
-    while (pos < text.size() && (static_cast<uint8_t>(text[pos]) & 0xC0) == 0x80) ++pos;  // continuation bytes
-    ++seen;
-  }
-  return text.substr(0, pos);
-}
-
 template <typename T>
 T TruncateInteger(T value, T width) {
   // spec: v - (((v % W) + W) % W), i.e. floor to a multiple of W.
@@ -92,7 +81,8 @@ Result<Literal> Truncate(const Literal& value, int32_t width) {
     }
     case TypeId::kDecimal:
       return Literal::Make(value.type(), TruncateInteger<__int128>(value.decimal_value(), width));
-    case TypeId::kString: return Literal::String(std::string(Utf8Prefix(value.bytes(), width)));
+    case TypeId::kString:
+      return Literal::String(std::string(value.bytes().substr(0, Utf8PrefixOfCodePoints(value.bytes(), width))));
     case TypeId::kBinary:
       return Literal::Binary(std::string(value.bytes().substr(0, static_cast<size_t>(width))));
     default:

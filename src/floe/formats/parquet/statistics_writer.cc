@@ -1,5 +1,7 @@
 #include "floe/formats/parquet/statistics_writer.h"
 
+#include "floe/base/utf8.h"
+
 #include <cstring>
 
 namespace floe::parquet {
@@ -17,89 +19,9 @@ int Compare3(T a, T b) {
   return a < b ? -1 : (b < a ? 1 : 0);
 }
 
-bool IsContinuation(uint8_t byte) { return (byte & 0xC0) == 0x80; }
-
 // The longest prefix of `v` of at most `length` bytes that ends at a code point boundary.
 size_t CutPoint(std::string_view v, size_t length, bool utf8) {
-  size_t cut = std::min(v.size(), length);
-  if (utf8) {
-    while (cut > 0 && cut < v.size() && IsContinuation(static_cast<uint8_t>(v[cut]))) --cut;
-  }
-  return cut;
-}
-
-void AppendUtf8(uint32_t cp, std::string* out) {
-  if (cp < 0x80) {
-    out->push_back(static_cast<char>(cp));
-  } else if (cp < 0x800) {
-    out->push_back(static_cast<char>(0xC0 | (cp >> 6)));
-    out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-  } else if (cp < 0x10000) {
-    out->push_back(static_cast<char>(0xE0 | (cp >> 12)));
-    out->push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
-    out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-  } else {
-    out->push_back(static_cast<char>(0xF0 | (cp >> 18)));
-    out->push_back(static_cast<char>(0x80 | ((cp >> 12) & 0x3F)));
-    out->push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
-    out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-  }
-}
-
-// Decodes the code point in [begin, end); false when the bytes are not one.
-bool DecodeUtf8(std::string_view s, uint32_t* cp) {
-  const auto b0 = static_cast<uint8_t>(s[0]);
-  size_t n;
-  uint32_t v;
-  if (b0 < 0x80) {
-    n = 1, v = b0;
-  } else if ((b0 & 0xE0) == 0xC0) {
-    n = 2, v = b0 & 0x1F;
-  } else if ((b0 & 0xF0) == 0xE0) {
-    n = 3, v = b0 & 0x0F;
-  } else if ((b0 & 0xF8) == 0xF0) {
-    n = 4, v = b0 & 0x07;
-  } else {
-    return false;
-  }
-  if (s.size() != n) return false;
-  for (size_t i = 1; i < n; ++i) {
-    const auto b = static_cast<uint8_t>(s[i]);
-    if (!IsContinuation(b)) return false;
-    v = (v << 6) | (b & 0x3F);
-  }
-  *cp = v;
-  return true;
-}
-
-// `prefix` with its last code point incremented (dropping code points that
-// cannot be); std::nullopt when none can, or the bytes are not UTF-8.
-std::optional<std::string> IncrementUtf8(std::string_view prefix) {
-  size_t end = prefix.size();
-  while (end > 0) {
-    size_t start = end - 1;
-    while (start > 0 && IsContinuation(static_cast<uint8_t>(prefix[start]))) --start;
-    uint32_t cp;
-    if (!DecodeUtf8(prefix.substr(start, end - start), &cp)) return std::nullopt;
-    if (cp < 0x10FFFF) {
-      uint32_t next = cp + 1;
-      if (next == 0xD800) next = 0xE000;  // surrogates are not code points of UTF-8
-      std::string out(prefix.substr(0, start));
-      AppendUtf8(next, &out);
-      return out;
-    }
-    end = start;
-  }
-  return std::nullopt;
-}
-
-std::optional<std::string> IncrementBytes(std::string_view prefix) {
-  size_t end = prefix.size();
-  while (end > 0 && static_cast<uint8_t>(prefix[end - 1]) == 0xFF) --end;
-  if (end == 0) return std::nullopt;
-  std::string out(prefix.substr(0, end));
-  out.back() = static_cast<char>(static_cast<uint8_t>(out.back()) + 1);
-  return out;
+  return utf8 ? Utf8PrefixWithinBytes(v, length) : std::min(v.size(), length);
 }
 
 bool IsUtf8(const WriterColumn& column) { return column.type->id() == TypeId::kString; }

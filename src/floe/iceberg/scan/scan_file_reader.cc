@@ -46,49 +46,36 @@ Result<Array> NullArray(const floe::TypePtr& type, int64_t length) {
   return builder->Finish();
 }
 
+// The values of `column` (of C type From) converted to To, nulls kept.
+template <typename From, typename To>
+Result<Array> WidenValues(const Array& column, const floe::TypePtr& type) {
+  PrimitiveBuilder<To> builder(type);
+  const int64_t n = column.length();
+  FLOE_RETURN_IF_ERROR(builder.Reserve(n));
+  const From* v = column.Values<From>();
+  const bool nulls = column.null_count() > 0;
+  for (int64_t i = 0; i < n; ++i) {
+    if (nulls && column.IsNull(i)) {
+      FLOE_RETURN_IF_ERROR(builder.AppendNull());
+    } else {
+      builder.UnsafeAppend(static_cast<To>(v[i]));
+    }
+  }
+  return builder.Finish();
+}
+
 // The file's column as the table's type: the same, or a promotion the spec allows.
 Result<Array> Widen(const Array& column, const floe::TypePtr& type, const std::string& name) {
   if (floe::TypeEquals(column.type(), type)) return column;
-  const int64_t n = column.length();
-  const bool nulls = column.null_count() > 0;
   if (column.type_id() == floe::TypeId::kInt32 && type->id() == floe::TypeId::kInt64) {
-    Int64Builder builder;
-    FLOE_RETURN_IF_ERROR(builder.Reserve(n));
-    const int32_t* v = column.Values<int32_t>();
-    for (int64_t i = 0; i < n; ++i) {
-      if (nulls && column.IsNull(i)) {
-        FLOE_RETURN_IF_ERROR(builder.AppendNull());
-      } else {
-        builder.UnsafeAppend(v[i]);
-      }
-    }
-    return builder.Finish();
+    return WidenValues<int32_t, int64_t>(column, type);
   }
   if (column.type_id() == floe::TypeId::kFloat32 && type->id() == floe::TypeId::kFloat64) {
-    Float64Builder builder;
-    FLOE_RETURN_IF_ERROR(builder.Reserve(n));
-    const float* v = column.Values<float>();
-    for (int64_t i = 0; i < n; ++i) {
-      if (nulls && column.IsNull(i)) {
-        FLOE_RETURN_IF_ERROR(builder.AppendNull());
-      } else {
-        builder.UnsafeAppend(v[i]);
-      }
-    }
-    return builder.Finish();
+    return WidenValues<float, double>(column, type);
   }
   if (column.type_id() == floe::TypeId::kDecimal128 && type->id() == floe::TypeId::kDecimal128 &&
       column.type()->scale() == type->scale() && column.type()->precision() <= type->precision()) {
-    PrimitiveBuilder<Decimal128Value> builder(type);
-    FLOE_RETURN_IF_ERROR(builder.Reserve(n));
-    for (int64_t i = 0; i < n; ++i) {
-      if (nulls && column.IsNull(i)) {
-        FLOE_RETURN_IF_ERROR(builder.AppendNull());
-      } else {
-        builder.UnsafeAppend(column.GetDecimal128(i));
-      }
-    }
-    return builder.Finish();
+    return WidenValues<Decimal128Value, Decimal128Value>(column, type);  // same unscaled values, wider precision
   }
   return Status::InvalidArgument(StrCat("column ", Quote(name), ": the file's type ", column.type()->ToString(),
                                         " cannot be read as ", type->ToString()));
