@@ -14,6 +14,8 @@ for bin in "$build"/bench/*_bench; do
     # The S3 benchmark's server is Ceph RGW, already exercised by the s3.rgw
     # test; its smoke run uses moto, the quick server.
     s3_bench) env FLOE_BENCH_S3_SERVER=moto "$bin" --benchmark_min_time=0.01 >/dev/null ;;
+    # Planning builds its synthetic table first; the smoke run uses a small one.
+    plan_bench) env FLOE_BENCH_PLAN_FILES=20000 "$bin" --benchmark_min_time=0.01 >/dev/null ;;
     *) "$bin" --benchmark_min_time=0.01 >/dev/null ;;
   esac
   echo "bench smoke: $name ok"

@@ -211,7 +211,7 @@ std::string PartitionValueToHumanString(const Transform& transform, const std::o
       const int32_t months = v.int_value();
       const int32_t year = 1970 + static_cast<int32_t>(FloorDiv(months, 12));
       const int32_t month = months - static_cast<int32_t>(FloorDiv(months, 12)) * 12 + 1;
-      char buffer[8];
+      char buffer[16];
       std::snprintf(buffer, sizeof buffer, "%02d", month);
       return StrCat(FormatYear(year), "-", buffer);
     }
@@ -221,7 +221,7 @@ std::string PartitionValueToHumanString(const Transform& transform, const std::o
     case TransformType::kHour: {
       const int64_t hours = v.int_value();
       const int32_t days = static_cast<int32_t>(FloorDiv(hours, 24));
-      char buffer[8];
+      char buffer[16];
       std::snprintf(buffer, sizeof buffer, "%02d", static_cast<int>(hours - int64_t{days} * 24));
       return StrCat(Literal::Date(days).ToString(), "-", buffer);
     }
