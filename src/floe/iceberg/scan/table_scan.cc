@@ -183,12 +183,12 @@ Result<std::unique_ptr<TableScan>> TableScan::Make(std::shared_ptr<FileIO> io,
 }
 
 Result<std::vector<FileScanTask>> TableScan::PlanFiles() {
-  if (planned_.has_value()) return *planned_;
+  *report_ = ScanReport{report_->snapshot_id};
   std::vector<FileScanTask> tasks;
-  if (snapshot_ == nullptr) {
-    planned_ = tasks;
-    return tasks;
-  }
+  if (snapshot_ == nullptr) return tasks;
+  // Without a filter nothing is pruned, so column metrics are not decoded
+  // (several times faster to list) and every residual is true.
+  const bool filtered = bound_filter_->op() != Operation::kTrue;
   if (snapshot_->manifest_list.empty()) {
     return Status::Unsupported(StrCat("snapshot ", snapshot_->snapshot_id, " lists its manifests inline (v1)"));
   }
@@ -237,7 +237,10 @@ Result<std::vector<FileScanTask>> TableScan::PlanFiles() {
     const ManifestFile& manifest = *to_read[i];
     const SpecFilters& f = filters.at(manifest.partition_spec_id);
     const PartitionSpec* spec = metadata_->PartitionSpecById(manifest.partition_spec_id);
-    FLOE_ASSIGN_OR_RETURN(auto reader, ManifestReader::Open(*io_, manifest));
+    ManifestReaderOptions reader_options;
+    // Delete files keep their metrics: equality deletes are matched by them.
+    reader_options.read_stats = filtered || manifest.content == ManifestContent::kDeletes;
+    FLOE_ASSIGN_OR_RETURN(auto reader, ManifestReader::Open(*io_, manifest, reader_options));
     ManifestEntry entry;
     while (true) {
       FLOE_ASSIGN_OR_RETURN(bool more, reader->Next(&entry));
@@ -252,15 +255,14 @@ Result<std::vector<FileScanTask>> TableScan::PlanFiles() {
         continue;
       }
       ++live_by_manifest[i];
-      if (!f.partition->MightMatch(entry.data_file.partition) || !metrics.Eval(entry.data_file)) {
+      if (filtered && (!f.partition->MightMatch(entry.data_file.partition) || !metrics.Eval(entry.data_file))) {
         ++skipped_by_manifest[i];
         continue;
       }
       FileScanTask task;
-      task.residual = f.residual->ResidualFor(entry.data_file.partition);
+      task.residual = filtered ? f.residual->ResidualFor(entry.data_file.partition) : bound_filter_;
       task.data_sequence_number = sequence_number;
-      task.file = std::move(entry.data_file);
-      entry = ManifestEntry();
+      task.file = std::move(entry.data_file);  // the reader refills the moved-from entry
       data_by_manifest[i].push_back(std::move(task));
     }
     return Status::OK();
@@ -270,6 +272,9 @@ Result<std::vector<FileScanTask>> TableScan::PlanFiles() {
   for (auto& list : deletes_by_manifest) {
     for (auto& d : list) deletes.Add(std::move(d));
   }
+  size_t planned = 0;
+  for (const auto& list : data_by_manifest) planned += list.size();
+  tasks.reserve(planned);
   for (size_t i = 0; i < to_read.size(); ++i) {
     report_->data_files_total += live_by_manifest[i];
     report_->data_files_skipped += skipped_by_manifest[i];
@@ -288,7 +293,6 @@ Result<std::vector<FileScanTask>> TableScan::PlanFiles() {
     report_->data_files_total += live;
     report_->data_files_skipped += live;
   }
-  planned_ = tasks;
   return tasks;
 }
 

@@ -95,10 +95,12 @@ class TableScan {
   const Schema& scan_schema() const { return *schema_; }
   const std::shared_ptr<const floe::Schema>& output_schema() const { return output_schema_; }
 
-  // Plans the files to read. Errors of FileIO and the manifest readers.
+  // Plans the files to read (each call plans anew and resets report()).
+  // Without a filter the tasks' files carry no column metrics. Errors of
+  // FileIO and the manifest readers.
   Result<std::vector<FileScanTask>> PlanFiles();
 
-  // Plans (once) and returns the rows, batch by batch. After the reader is
+  // Plans and returns the rows, batch by batch. After the reader is
   // exhausted report() holds the read side's counts too.
   Result<std::unique_ptr<RecordBatchReader>> Open();
 
@@ -117,7 +119,6 @@ class TableScan {
   std::shared_ptr<const floe::Schema> output_schema_;
   ExpressionPtr bound_filter_;
   std::shared_ptr<ScanReport> report_;
-  std::optional<std::vector<FileScanTask>> planned_;
 };
 
 // The snapshot a time-travel option names in `metadata` (null when the
