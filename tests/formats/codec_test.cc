@@ -31,9 +31,9 @@ std::string MixedData(size_t size, uint64_t seed) {
   return s;
 }
 
-const Codec kCompressingCodecs[] = {Codec::kUncompressed, Codec::kSnappy,    Codec::kGzip,
-                                    Codec::kZstd,         Codec::kLz4Raw,    Codec::kLz4Hadoop,
-                                    Codec::kLz4Legacy,    Codec::kBrotli,    Codec::kLz4Frame};
+const Codec kCompressingCodecs[] = {Codec::kUncompressed, Codec::kSnappy, Codec::kGzip,
+                                    Codec::kZstd,         Codec::kLz4Raw, Codec::kLz4Hadoop,
+                                    Codec::kLz4Legacy,    Codec::kBrotli, Codec::kLz4Frame};
 
 std::string Compressed(Codec codec, const std::string& data, std::optional<int> level = std::nullopt) {
   auto c = Compress(codec, Bytes(data), level);

@@ -75,7 +75,8 @@ PuffinReaderOptions ReaderOptions(int64_t file_size, int64_t footer_read_bytes =
   return options;
 }
 
-const char kLongBlob[] = "some blob \0 binary data \xf0\x9f\xa4\xaf that is not very very very very very very long, is it?";
+const char kLongBlob[] =
+    "some blob \0 binary data \xf0\x9f\xa4\xaf that is not very very very very very very long, is it?";
 
 TEST(PuffinTest, ReadsJavaSampleMetricDataUncompressed) {
   auto io = NewLocalFileIO();
@@ -153,8 +154,7 @@ TEST(PuffinTest, ReadsIcebergGoDeletionVectorFiles) {
   EXPECT_EQ(multi->blobs()[1].offset, 50);
   EXPECT_EQ(multi->blobs()[1].length, 44);
   EXPECT_EQ(multi->blobs()[1].properties.at("referenced-data-file"), "s3://warehouse/db/table/data/file-002.parquet");
-  EXPECT_EQ(multi->metadata().properties.at("created-by"),
-            "iceberg-go DV cross-client fixtures (apache/iceberg)");
+  EXPECT_EQ(multi->metadata().properties.at("created-by"), "iceberg-go DV cross-client fixtures (apache/iceberg)");
 
   auto plain = MustOpen(*io, go + "/deletion-vector-v1.puffin");
   ASSERT_NE(plain, nullptr);
@@ -277,18 +277,15 @@ TEST_P(PuffinRoundTripTest, EmptyFileHasOnlyTheFooter) {
   (void)codec;
 }
 
-INSTANTIATE_TEST_SUITE_P(Codecs, PuffinRoundTripTest,
-                         ::testing::Values(RoundTripCase{PuffinCodec::kNone, false},
-                                           RoundTripCase{PuffinCodec::kLz4, false},
-                                           RoundTripCase{PuffinCodec::kZstd, false},
-                                           RoundTripCase{PuffinCodec::kNone, true},
-                                           RoundTripCase{PuffinCodec::kLz4, true},
-                                           RoundTripCase{PuffinCodec::kZstd, true}),
-                         [](const auto& info) {
-                           std::string name(info.param.codec == PuffinCodec::kNone ? "none"
-                                                                                     : PuffinCodecName(info.param.codec));
-                           return name + (info.param.compress_footer ? "_CompressedFooter" : "_PlainFooter");
-                         });
+INSTANTIATE_TEST_SUITE_P(
+    Codecs, PuffinRoundTripTest,
+    ::testing::Values(RoundTripCase{PuffinCodec::kNone, false}, RoundTripCase{PuffinCodec::kLz4, false},
+                      RoundTripCase{PuffinCodec::kZstd, false}, RoundTripCase{PuffinCodec::kNone, true},
+                      RoundTripCase{PuffinCodec::kLz4, true}, RoundTripCase{PuffinCodec::kZstd, true}),
+    [](const auto& info) {
+      std::string name(info.param.codec == PuffinCodec::kNone ? "none" : PuffinCodecName(info.param.codec));
+      return name + (info.param.compress_footer ? "_CompressedFooter" : "_PlainFooter");
+    });
 
 TEST(PuffinTest, FooterTakesOneReadOrTwoWhenLargerThanTheTailRead) {
   auto trace = std::make_shared<IoTrace>();
@@ -465,8 +462,8 @@ TEST(PuffinTest, MalformedFooterJsonIsCorruptNamingTheField) {
 TEST(PuffinTest, BadCompressedFooterIsCorrupt) {
   ExpectCorrupt(OpenBytes(FileWithFooter("abc", kBlobJson, kFlagFooterCompressed)), "compressed footer payload");
   // A valid LZ4 frame of invalid JSON.
-  auto frame = compression::Compress(compression::Codec::kLz4Frame,
-                                     std::span(reinterpret_cast<const uint8_t*>("{oops"), 5));
+  auto frame =
+      compression::Compress(compression::Codec::kLz4Frame, std::span(reinterpret_cast<const uint8_t*>("{oops"), 5));
   ASSERT_TRUE(frame.ok());
   ExpectCorrupt(OpenBytes(FileWithFooter("abc", std::string(frame->view()), kFlagFooterCompressed)), "not JSON");
 }
@@ -488,11 +485,13 @@ TEST(PuffinTest, BlobCodecProblemsSurfaceOnRead) {
   }
   // A zstd frame above the blob budget is refused before decompressing.
   const std::string big(1 << 20, 'z');
-  auto zstd = compression::Compress(compression::Codec::kZstd, std::span(reinterpret_cast<const uint8_t*>(big.data()), big.size()));
+  auto zstd = compression::Compress(compression::Codec::kZstd,
+                                    std::span(reinterpret_cast<const uint8_t*>(big.data()), big.size()));
   ASSERT_TRUE(zstd.ok());
   std::string body(zstd->view());
   std::string big_json = R"({"blobs":[{"type":"t","fields":[],"snapshot-id":-1,"sequence-number":-1,"offset":4,)"
-                         R"("length":)" + std::to_string(body.size()) + R"(,"compression-codec":"zstd"}]})";
+                         R"("length":)" +
+                         std::to_string(body.size()) + R"(,"compression-codec":"zstd"}]})";
   PuffinReaderOptions small_budget;
   small_budget.max_blob_bytes = 1000;
   auto budget = OpenBytes(FileWithFooter(body, big_json), small_budget);

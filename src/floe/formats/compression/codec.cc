@@ -154,8 +154,7 @@ Result<int64_t> FrameContentSize(Codec codec, std::span<const uint8_t> in) {
   switch (codec) {
     case Codec::kZstd: return internal::ZstdFrameContentSize(in);
     case Codec::kLz4Frame: return internal::Lz4FrameContentSize(in);
-    default:
-      return Status::InvalidArgument(StrCat(CodecName(codec), ": the codec has no frame header stating a size"));
+    default: return Status::InvalidArgument(StrCat(CodecName(codec), ": the codec has no frame header stating a size"));
   }
 }
 

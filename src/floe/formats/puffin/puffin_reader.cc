@@ -3,6 +3,7 @@
 #include "floe/formats/puffin/puffin_reader.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
 
 #include "floe/base/strings.h"
@@ -76,8 +77,8 @@ Status PuffinReader::ReadFooter() {
   const auto payload_size = static_cast<int32_t>(LoadLittleEndian32(end - 12));
   if (payload_size < 0) return Error(Status::Corrupt(StrCat("footer payload size is ", payload_size)));
   if (payload_size > file_size_ - kMinFileBytes) {
-    return Error(Status::Corrupt(StrCat("footer payload size ", payload_size, " does not fit in the ", file_size_,
-                                        "-byte file")));
+    return Error(Status::Corrupt(
+        StrCat("footer payload size ", payload_size, " does not fit in the ", file_size_, "-byte file")));
   }
   // spec: "all other bits are reserved for future use"; a reader that does
   // not know a flag cannot know what it changes, so it refuses the file.
@@ -86,8 +87,8 @@ Status PuffinReader::ReadFooter() {
   }
   footer_compressed_ = (flags & kFlagFooterCompressed) != 0;
   if (payload_size > options_.max_footer_bytes) {
-    return Error(Status::Unsupported(StrCat("footer payload of ", FormatBytes(payload_size),
-                                            " is above the limit of ", FormatBytes(options_.max_footer_bytes))));
+    return Error(Status::Unsupported(StrCat("footer payload of ", FormatBytes(payload_size), " is above the limit of ",
+                                            FormatBytes(options_.max_footer_bytes))));
   }
   footer_offset_ = file_size_ - kFooterFixedBytes - payload_size;
   // The footer (from its first magic) usually lies inside the tail read;

@@ -13,9 +13,7 @@
 namespace floe::puffin {
 namespace {
 
-std::span<const uint8_t> Bytes(std::string_view s) {
-  return {reinterpret_cast<const uint8_t*>(s.data()), s.size()};
-}
+std::span<const uint8_t> Bytes(std::string_view s) { return {reinterpret_cast<const uint8_t*>(s.data()), s.size()}; }
 
 void StoreLittleEndian32(uint8_t* p, uint32_t v) {
   p[0] = static_cast<uint8_t>(v);
@@ -49,7 +47,8 @@ void PuffinWriter::Abort() {
 }
 
 Status PuffinWriter::CheckOpen(std::string_view call) const {
-  if (done_) return Status::InvalidArgument(StrCat("Puffin file ", Quote(path()), ": ", call, " after Finish or Abort"));
+  if (done_)
+    return Status::InvalidArgument(StrCat("Puffin file ", Quote(path()), ": ", call, " after Finish or Abort"));
   if (failed_) {
     return Status::InvalidArgument(StrCat("Puffin file ", Quote(path()), ": ", call, " after a failed write"));
   }
