@@ -12,8 +12,8 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using floe::compression::Codec;
-  constexpr Codec kCodecs[] = {Codec::kUncompressed, Codec::kSnappy,    Codec::kGzip,      Codec::kZstd,
-                               Codec::kLz4Raw,       Codec::kLz4Hadoop, Codec::kLz4Legacy, Codec::kBrotli};
+  constexpr Codec kCodecs[] = {Codec::kUncompressed, Codec::kSnappy,    Codec::kGzip,   Codec::kZstd,    Codec::kLz4Raw,
+                               Codec::kLz4Hadoop,    Codec::kLz4Legacy, Codec::kBrotli, Codec::kLz4Frame};
   constexpr int64_t kMaxSize = 1 << 20;
   if (size < 5) return 0;
   const Codec codec = kCodecs[data[0] % (sizeof kCodecs / sizeof kCodecs[0])];

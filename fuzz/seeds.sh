@@ -16,7 +16,7 @@ case "$name" in
   manifest_*) seeds=("$f/iceberg/rust-testdata/manifests_lists"
                      "$f/iceberg/duckdb-iceberg/data/persistent/partition_decimal_bigint/metadata"
                      "$f/iceberg/duckdb-iceberg/data/persistent/iceberg_v1_repro/repro/merch_v1/metadata") ;;
-  puffin_*) seeds=("$f/iceberg/go-dv") ;;
+  puffin_*) seeds=("$f/iceberg/go-dv" "$f/iceberg/java-golden/org/apache/iceberg/puffin") ;;
   *) seeds=() ;;
 esac
 for s in "${seeds[@]}"; do [ -e "$s" ] && echo "$s"; done

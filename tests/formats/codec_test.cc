@@ -4,6 +4,7 @@
 #include <lz4.h>
 #include <lz4frame.h>
 #include <zlib.h>
+#include <zstd.h>
 
 #include <random>
 #include <string>
@@ -30,8 +31,9 @@ std::string MixedData(size_t size, uint64_t seed) {
   return s;
 }
 
-const Codec kCompressingCodecs[] = {Codec::kUncompressed, Codec::kSnappy,    Codec::kGzip,      Codec::kZstd,
-                                    Codec::kLz4Raw,       Codec::kLz4Hadoop, Codec::kLz4Legacy, Codec::kBrotli};
+const Codec kCompressingCodecs[] = {Codec::kUncompressed, Codec::kSnappy, Codec::kGzip,
+                                    Codec::kZstd,         Codec::kLz4Raw, Codec::kLz4Hadoop,
+                                    Codec::kLz4Legacy,    Codec::kBrotli, Codec::kLz4Frame};
 
 std::string Compressed(Codec codec, const std::string& data, std::optional<int> level = std::nullopt) {
   auto c = Compress(codec, Bytes(data), level);
@@ -138,10 +140,37 @@ TEST(CodecTest, BudgetIsCheckedBeforeAllocating) {
   EXPECT_TRUE(DecompressToBuffer(Codec::kZstd, Bytes(compressed), -1, 100).status().IsInvalidArgument());
 }
 
+TEST(CodecTest, FrameContentSizeReadsZstdAndLz4FrameHeaders) {
+  const std::string data = MixedData(70000, 7);
+  for (Codec codec : {Codec::kZstd, Codec::kLz4Frame}) {
+    auto size = FrameContentSize(codec, Bytes(Compressed(codec, data)));
+    ASSERT_TRUE(size.ok()) << CodecName(codec) << ": " << size.status().ToString();
+    EXPECT_EQ(*size, 70000);
+    // liblz4 writes no size for empty input; zstd states 0.
+    auto empty = FrameContentSize(codec, Bytes(Compressed(codec, "")));
+    ASSERT_TRUE(empty.ok()) << CodecName(codec) << ": " << empty.status().ToString();
+    EXPECT_EQ(*empty, 0);
+    EXPECT_TRUE(FrameContentSize(codec, Bytes("not a frame")).status().IsCorrupt()) << CodecName(codec);
+    EXPECT_TRUE(FrameContentSize(codec, {}).status().IsCorrupt()) << CodecName(codec);
+  }
+  // The LZ4 frame magic starts the stream; the size rides in its header.
+  EXPECT_EQ(Compressed(Codec::kLz4Frame, data).substr(0, 4), std::string("\x04\x22\x4d\x18", 4));
+  // A zstd frame written without its size cannot be sized.
+  ZSTD_CCtx* cctx = ZSTD_createCCtx();
+  ASSERT_EQ(ZSTD_CCtx_setParameter(cctx, ZSTD_c_contentSizeFlag, 0), 0u);
+  std::string sizeless(ZSTD_compressBound(data.size()), '\0');
+  const size_t n = ZSTD_compress2(cctx, sizeless.data(), sizeless.size(), data.data(), data.size());
+  ZSTD_freeCCtx(cctx);
+  ASSERT_FALSE(ZSTD_isError(n));
+  sizeless.resize(n);
+  EXPECT_TRUE(FrameContentSize(Codec::kZstd, Bytes(sizeless)).status().IsCorrupt());
+  EXPECT_TRUE(FrameContentSize(Codec::kSnappy, Bytes(data)).status().IsInvalidArgument());
+}
+
 TEST(CodecTest, SizeStatedByTheInputIsCheckedBeforeAllocating) {
   // Within the budget but not what the stream says: refused without allocating.
   const int64_t live = Buffer::LiveAllocatedBytes();
-  for (Codec codec : {Codec::kSnappy, Codec::kZstd, Codec::kUncompressed}) {
+  for (Codec codec : {Codec::kSnappy, Codec::kZstd, Codec::kUncompressed, Codec::kLz4Frame}) {
     const std::string compressed = Compressed(codec, "hello");
     auto r = DecompressToBuffer(codec, Bytes(compressed), int64_t{1} << 30, int64_t{1} << 31);
     ASSERT_TRUE(r.status().IsCorrupt()) << CodecName(codec) << ": " << r.status().ToString();

@@ -74,6 +74,7 @@ std::string_view CodecName(Codec codec) {
     case Codec::kLz4Legacy: return "lz4";
     case Codec::kBrotli: return "brotli";
     case Codec::kLzo: return "lzo";
+    case Codec::kLz4Frame: return "lz4_frame";
   }
   return "invalid";
 }
@@ -111,6 +112,7 @@ Status Decompress(Codec codec, std::span<const uint8_t> in, std::span<uint8_t> o
     case Codec::kLz4Hadoop: return internal::Lz4HadoopDecompress(in, out);
     case Codec::kLz4Legacy: return internal::Lz4LegacyDecompress(in, out);
     case Codec::kBrotli: return internal::BrotliDecompress(in, out);
+    case Codec::kLz4Frame: return internal::Lz4FrameDecompress(in, out);
     case Codec::kLzo: break;
   }
   return LzoUnsupported();
@@ -136,10 +138,24 @@ Result<Buffer> DecompressToBuffer(Codec codec, std::span<const uint8_t> in, int6
     if (stated != expected) return internal::SizeMismatch(codec, expected, stated);
   }
   if (codec == Codec::kZstd) FLOE_RETURN_IF_ERROR(internal::ZstdCheckContentSize(in, expected));
+  if (codec == Codec::kLz4Frame && !in.empty()) {
+    FLOE_ASSIGN_OR_RETURN(const int64_t stated, internal::Lz4FrameContentSize(in));
+    if (stated != 0 && static_cast<uint64_t>(stated) != expected) {
+      return internal::SizeMismatch(codec, expected, static_cast<uint64_t>(stated));
+    }
+  }
   FLOE_ASSIGN_OR_RETURN(Buffer buffer, Buffer::Allocate(uncompressed_size));
   FLOE_RETURN_IF_ERROR(
       Decompress(codec, in, std::span<uint8_t>(buffer.mutable_data(), static_cast<size_t>(uncompressed_size))));
   return buffer;
+}
+
+Result<int64_t> FrameContentSize(Codec codec, std::span<const uint8_t> in) {
+  switch (codec) {
+    case Codec::kZstd: return internal::ZstdFrameContentSize(in);
+    case Codec::kLz4Frame: return internal::Lz4FrameContentSize(in);
+    default: return Status::InvalidArgument(StrCat(CodecName(codec), ": the codec has no frame header stating a size"));
+  }
 }
 
 Result<int64_t> MaxCompressedLength(Codec codec, int64_t input_size) {
@@ -154,6 +170,7 @@ Result<int64_t> MaxCompressedLength(Codec codec, int64_t input_size) {
     case Codec::kLz4Hadoop:
     case Codec::kLz4Legacy: return internal::Lz4HadoopMaxCompressedLength(input_size);
     case Codec::kBrotli: return internal::BrotliMaxCompressedLength(input_size);
+    case Codec::kLz4Frame: return internal::Lz4FrameMaxCompressedLength(input_size);
     case Codec::kLzo: break;
   }
   return LzoUnsupported();
@@ -179,6 +196,7 @@ Result<int64_t> CompressInto(Codec codec, std::span<const uint8_t> in, std::span
     case Codec::kLz4Hadoop:
     case Codec::kLz4Legacy: return internal::Lz4HadoopCompress(in, out);
     case Codec::kBrotli: return internal::BrotliCompress(in, out, resolved);
+    case Codec::kLz4Frame: return internal::Lz4FrameCompress(in, out);
     case Codec::kLzo: break;
   }
   return LzoUnsupported();

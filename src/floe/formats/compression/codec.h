@@ -37,9 +37,12 @@ enum class Codec : uint8_t {
   kLz4Legacy,
   kBrotli,
   kLzo,  // not implemented: every call returns Unsupported
+  // One LZ4 frame (lz4 doc/lz4_Frame_format.md), written with its content
+  // size: Puffin's "lz4". Parquet has no such codec.
+  kLz4Frame,
 };
 
-// "none", "snappy", "gzip", "zstd", "lz4_raw", "lz4_hadoop", "lz4", "brotli", "lzo".
+// "none", "snappy", "gzip", "zstd", "lz4_raw", "lz4_hadoop", "lz4", "brotli", "lzo", "lz4_frame".
 std::string_view CodecName(Codec codec);
 
 // The codec a user names for writing: "none" or "uncompressed", "snappy",
@@ -57,6 +60,14 @@ Status Decompress(Codec codec, std::span<const uint8_t> in, std::span<uint8_t> o
 // for a negative size. Other errors as Decompress.
 Result<Buffer> DecompressToBuffer(Codec codec, std::span<const uint8_t> in, int64_t uncompressed_size,
                                   int64_t max_bytes);
+
+// The decompressed size a kZstd or kLz4Frame frame states in its header, for
+// formats that store no size of their own (Puffin blobs and footers).
+// Corrupt when the header is malformed, or a zstd frame states no size; an
+// LZ4 frame without one reads as 0 (liblz4 writes none for empty input), so
+// decompressing a non-empty one fails as Corrupt. InvalidArgument for any
+// other codec.
+Result<int64_t> FrameContentSize(Codec codec, std::span<const uint8_t> in);
 
 // The largest output Compress can produce for `input_size` bytes.
 // InvalidArgument when the codec cannot compress that much in one call

@@ -39,6 +39,8 @@ int ZstdMaxLevel();
 // Corrupt when `in` is one zstd frame whose header states a size other
 // than `expected`; OK when it agrees or does not say.
 Status ZstdCheckContentSize(std::span<const uint8_t> in, uint64_t expected);
+// The size a zstd frame header states; Corrupt when malformed or absent.
+Result<int64_t> ZstdFrameContentSize(std::span<const uint8_t> in);
 
 Status Lz4RawDecompress(std::span<const uint8_t> in, std::span<uint8_t> out);
 Status Lz4HadoopDecompress(std::span<const uint8_t> in, std::span<uint8_t> out);
@@ -47,6 +49,12 @@ Result<int64_t> Lz4RawCompress(std::span<const uint8_t> in, std::span<uint8_t> o
 Result<int64_t> Lz4HadoopCompress(std::span<const uint8_t> in, std::span<uint8_t> out);
 Result<int64_t> Lz4RawMaxCompressedLength(int64_t input_size);
 Result<int64_t> Lz4HadoopMaxCompressedLength(int64_t input_size);
+Status Lz4FrameDecompress(std::span<const uint8_t> in, std::span<uint8_t> out);
+Result<int64_t> Lz4FrameCompress(std::span<const uint8_t> in, std::span<uint8_t> out);
+Result<int64_t> Lz4FrameMaxCompressedLength(int64_t input_size);
+// The size an LZ4 frame header states, 0 when it states none; Corrupt when
+// the header is malformed.
+Result<int64_t> Lz4FrameContentSize(std::span<const uint8_t> in);
 
 Status BrotliDecompress(std::span<const uint8_t> in, std::span<uint8_t> out);
 Result<int64_t> BrotliCompress(std::span<const uint8_t> in, std::span<uint8_t> out, int quality);

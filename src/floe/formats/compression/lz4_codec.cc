@@ -5,12 +5,15 @@
 //    [BE u32 compressed size][LZ4 block] chunks until that size is reached,
 //    as Hadoop's BlockCompressorStream writes them;
 //  - legacy (the deprecated LZ4): Hadoop framing, else an LZ4 frame, else a
-//    raw block, since old writers produced each of them under that codec id.
+//    raw block, since old writers produced each of them under that codec id;
+// and as one LZ4 frame with its content size (Puffin's "lz4").
 
 #include <lz4.h>
 #include <lz4frame.h>
 
 #include <climits>
+#include <cstdint>
+#include <cstring>
 
 #include "floe/base/strings.h"
 #include "floe/formats/compression/codec_internal.h"
@@ -43,32 +46,52 @@ int DecompressBlock(const uint8_t* in, size_t in_size, uint8_t* out, size_t capa
                              static_cast<int>(capacity));
 }
 
-Status DecompressFrame(std::span<const uint8_t> in, std::span<uint8_t> out) {
-  LZ4F_dctx* ctx = nullptr;
-  if (LZ4F_isError(LZ4F_createDecompressionContext(&ctx, LZ4F_VERSION))) {
-    return Status::Internal("lz4: cannot create a frame decompression context (out of memory)");
+// RAII owner of a frame decompression context.
+class FrameContext {
+ public:
+  FrameContext() {
+    if (LZ4F_isError(LZ4F_createDecompressionContext(&ctx_, LZ4F_VERSION))) ctx_ = nullptr;
   }
-  struct Free {
-    LZ4F_dctx* ctx;
-    ~Free() { LZ4F_freeDecompressionContext(ctx); }
-  } free_ctx{ctx};
+  ~FrameContext() {
+    if (ctx_ != nullptr) LZ4F_freeDecompressionContext(ctx_);
+  }
+  FrameContext(const FrameContext&) = delete;
+  FrameContext& operator=(const FrameContext&) = delete;
+  LZ4F_dctx* get() const { return ctx_; }
+
+ private:
+  LZ4F_dctx* ctx_ = nullptr;
+};
+
+LZ4F_preferences_t FramePreferences(size_t content_size) {
+  LZ4F_preferences_t prefs;
+  std::memset(&prefs, 0, sizeof prefs);
+  prefs.frameInfo.contentSize = content_size;
+  return prefs;
+}
+
+// `codec` names the caller in messages (kLz4Legacy or kLz4Frame).
+Status DecompressFrame(Codec codec, std::span<const uint8_t> in, std::span<uint8_t> out) {
+  FrameContext context;
+  LZ4F_dctx* ctx = context.get();
+  if (ctx == nullptr) return Status::Internal("lz4: cannot create a frame decompression context (out of memory)");
   size_t in_pos = 0;
   size_t out_pos = 0;
   while (in_pos < in.size()) {
     size_t in_size = in.size() - in_pos;
     size_t out_size = out.size() - out_pos;
     const size_t rc = LZ4F_decompress(ctx, out.data() + out_pos, &out_size, in.data() + in_pos, &in_size, nullptr);
-    if (LZ4F_isError(rc)) return Malformed(Codec::kLz4Legacy, StrCat("LZ4 frame: ", LZ4F_getErrorName(rc)));
+    if (LZ4F_isError(rc)) return Malformed(codec, StrCat("LZ4 frame: ", LZ4F_getErrorName(rc)));
     in_pos += in_size;
     out_pos += out_size;
     if (rc != 0 && in_size == 0 && out_size == 0) {
       // The frame wants more room or more input than there is.
-      if (out_pos == out.size()) return TooLarge(Codec::kLz4Legacy, out.size());
-      return Malformed(Codec::kLz4Legacy, "LZ4 frame truncated");
+      if (out_pos == out.size()) return TooLarge(codec, out.size());
+      return Malformed(codec, "LZ4 frame truncated");
     }
-    if (rc != 0 && in_pos == in.size()) return Malformed(Codec::kLz4Legacy, "LZ4 frame truncated");
+    if (rc != 0 && in_pos == in.size()) return Malformed(codec, "LZ4 frame truncated");
   }
-  if (out_pos != out.size()) return SizeMismatch(Codec::kLz4Legacy, out.size(), out_pos);
+  if (out_pos != out.size()) return SizeMismatch(codec, out.size(), out_pos);
   return Status::OK();
 }
 
@@ -116,7 +139,7 @@ Status Lz4HadoopDecompress(std::span<const uint8_t> in, std::span<uint8_t> out) 
 Status Lz4LegacyDecompress(std::span<const uint8_t> in, std::span<uint8_t> out) {
   Status hadoop = Lz4HadoopDecompress(in, out);
   if (hadoop.ok()) return hadoop;
-  if (DecompressFrame(in, out).ok()) return Status::OK();
+  if (DecompressFrame(Codec::kLz4Legacy, in, out).ok()) return Status::OK();
   if (Lz4RawDecompress(in, out).ok()) return Status::OK();
   return Malformed(Codec::kLz4Legacy,
                    StrCat("neither Hadoop-framed (", hadoop.message(), "), an LZ4 frame, nor a raw LZ4 block"));
@@ -163,6 +186,48 @@ Result<int64_t> Lz4HadoopCompress(std::span<const uint8_t> in, std::span<uint8_t
     out_pos += static_cast<size_t>(n);
   } while (in_pos < in.size());
   return static_cast<int64_t>(out_pos);
+}
+
+Status Lz4FrameDecompress(std::span<const uint8_t> in, std::span<uint8_t> out) {
+  return DecompressFrame(Codec::kLz4Frame, in, out);
+}
+
+Result<int64_t> Lz4FrameMaxCompressedLength(int64_t input_size) {
+  if (input_size > LZ4_MAX_INPUT_SIZE) {
+    return Status::InvalidArgument(StrCat("lz4_frame: cannot compress ", input_size, " bytes in one call"));
+  }
+  const LZ4F_preferences_t prefs = FramePreferences(static_cast<size_t>(input_size));
+  return static_cast<int64_t>(LZ4F_compressFrameBound(static_cast<size_t>(input_size), &prefs));
+}
+
+Result<int64_t> Lz4FrameCompress(std::span<const uint8_t> in, std::span<uint8_t> out) {
+  // spec (Puffin): "Single LZ4 compression frame, with content size present".
+  const LZ4F_preferences_t prefs = FramePreferences(in.size());
+  const size_t n = LZ4F_compressFrame(out.data(), out.size(), in.data(), in.size(), &prefs);
+  if (LZ4F_isError(n)) {
+    return Status::Internal(StrCat("lz4_frame: compression of ", in.size(), " bytes failed: ", LZ4F_getErrorName(n)));
+  }
+  return static_cast<int64_t>(n);
+}
+
+Result<int64_t> Lz4FrameContentSize(std::span<const uint8_t> in) {
+  FrameContext context;
+  if (context.get() == nullptr) {
+    return Status::Internal("lz4: cannot create a frame decompression context (out of memory)");
+  }
+  LZ4F_frameInfo_t info;
+  std::memset(&info, 0, sizeof info);
+  size_t consumed = in.size();
+  const size_t rc = LZ4F_getFrameInfo(context.get(), &info, in.data(), &consumed);
+  if (LZ4F_isError(rc)) return Malformed(Codec::kLz4Frame, StrCat("frame header: ", LZ4F_getErrorName(rc)));
+  // LZ4F reports an absent content size as 0, and writes none for empty input
+  // (it cannot tell "0" from "absent" either), so both read as 0: a frame
+  // that holds bytes without stating their number then fails to decompress
+  // into 0 bytes, as Corrupt.
+  if (info.contentSize > static_cast<unsigned long long>(INT64_MAX)) {
+    return Malformed(Codec::kLz4Frame, StrCat("the frame states a content size of ", info.contentSize, " bytes"));
+  }
+  return static_cast<int64_t>(info.contentSize);
 }
 
 }  // namespace floe::compression::internal

@@ -4,6 +4,7 @@
 #include <zstd.h>
 #include <zstd_errors.h>
 
+#include <cstdint>
 #include <memory>
 
 #include "floe/base/strings.h"
@@ -51,6 +52,16 @@ Status ZstdCheckContentSize(std::span<const uint8_t> in, uint64_t expected) {
   const unsigned long long size = ZSTD_getFrameContentSize(in.data(), in.size());
   if (size == ZSTD_CONTENTSIZE_UNKNOWN || size == ZSTD_CONTENTSIZE_ERROR || size == expected) return Status::OK();
   return SizeMismatch(Codec::kZstd, expected, size);
+}
+
+Result<int64_t> ZstdFrameContentSize(std::span<const uint8_t> in) {
+  const unsigned long long size = ZSTD_getFrameContentSize(in.data(), in.size());
+  if (size == ZSTD_CONTENTSIZE_ERROR) return Malformed(Codec::kZstd, "no valid frame header");
+  if (size == ZSTD_CONTENTSIZE_UNKNOWN) return Malformed(Codec::kZstd, "the frame header states no content size");
+  if (size > static_cast<unsigned long long>(INT64_MAX)) {
+    return Malformed(Codec::kZstd, StrCat("the frame states a content size of ", size, " bytes"));
+  }
+  return static_cast<int64_t>(size);
 }
 
 Result<int64_t> ZstdMaxCompressedLength(int64_t input_size) {

@@ -165,7 +165,10 @@ CompressionCodec ToCompressionCodec(compression::Codec codec) {
     case Codec::kZstd: return CompressionCodec::ZSTD;
     case Codec::kLz4Raw: return CompressionCodec::LZ4_RAW;
     case Codec::kLz4Hadoop:
-    case Codec::kLz4Legacy: return CompressionCodec::LZ4;
+    case Codec::kLz4Legacy:
+    // Parquet has no frame codec; its deprecated LZ4 is the one whose readers
+    // accept frames. floe's Parquet writer never chooses kLz4Frame.
+    case Codec::kLz4Frame: return CompressionCodec::LZ4;
     case Codec::kBrotli: return CompressionCodec::BROTLI;
     case Codec::kLzo: return CompressionCodec::LZO;
   }
