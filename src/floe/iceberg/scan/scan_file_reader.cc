@@ -8,6 +8,7 @@
 #include "floe/columnar/take.h"
 #include "floe/formats/parquet/file_reader.h"
 #include "floe/iceberg/columnar_value.h"
+#include "floe/iceberg/deletion_vector.h"
 #include "floe/iceberg/expression/evaluator.h"
 #include "floe/iceberg/expression/parquet_filter.h"
 #include "floe/iceberg/name_mapping.h"
@@ -121,12 +122,6 @@ Result<std::unique_ptr<ScanFileReader>> ScanFileReader::Open(std::shared_ptr<Fil
   r->report_ = report;
   r->output_schema_ = std::move(output_schema);
   r->residual_ = task.residual;
-  for (const auto& d : task.position_deletes) {
-    if (d.is_deletion_vector()) {
-      return Status::Unsupported(StrCat("deletion vector ", Quote(d.file_path), " for ", Quote(task.file.file_path),
-                                        ": reading deletion vectors is not supported yet"));
-    }
-  }
 
   // The top-level fields to read: the output, the residual's and the equality deletes' columns.
   std::set<int32_t> wanted(output_field_ids.begin(), output_field_ids.end());
@@ -184,6 +179,12 @@ Result<std::unique_ptr<ScanFileReader>> ScanFileReader::Open(std::shared_ptr<Fil
 
   if (!task.position_deletes.empty()) {
     for (const auto& d : task.position_deletes) {
+      if (d.is_deletion_vector()) {
+        // spec: a DV lists the deleted positions of exactly one data file.
+        FLOE_ASSIGN_OR_RETURN(auto dv, ReadDeletionVector(*io, d));
+        for (const int64_t pos : dv.Positions()) r->deleted_positions_.insert(pos);
+        continue;
+      }
       FLOE_ASSIGN_OR_RETURN(std::shared_ptr<const parquet::ParquetFileReader> deletes,
                             parquet::ParquetFileReader::Open(io, d.file_path));
       parquet::ScanOptions delete_options;

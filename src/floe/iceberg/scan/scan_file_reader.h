@@ -11,8 +11,8 @@
 // Deletes: position delete files (Parquet, `file_path`/`pos`) remove rows by
 // their position in the data file, so a file with position deletes is read
 // without row-group or page pruning; equality delete files remove rows whose
-// values in the delete's equality columns equal a delete row's (nulls equal).
-// Deletion vectors (Puffin) are Unsupported for now.
+// values in the delete's equality columns equal a delete row's (nulls equal);
+// deletion vectors (Puffin blobs) remove positions like position deletes.
 //
 // Thread safety: used by one thread at a time.
 
