@@ -3,8 +3,6 @@
 #include <algorithm>
 
 #include "floe/base/strings.h"
-#include "floe/columnar/builder.h"
-#include "floe/columnar/builder_primitive.h"
 #include "floe/columnar/take.h"
 #include "floe/formats/parquet/file_reader.h"
 #include "floe/iceberg/columnar_value.h"
@@ -12,6 +10,7 @@
 #include "floe/iceberg/expression/evaluator.h"
 #include "floe/iceberg/expression/parquet_filter.h"
 #include "floe/iceberg/name_mapping.h"
+#include "floe/iceberg/scan/column_projection.h"
 
 namespace floe::iceberg {
 namespace {
@@ -40,47 +39,6 @@ bool Contains(const NestedField& field, int32_t id) {
 }
 
 bool IsAlwaysTrue(const ExpressionPtr& e) { return e == nullptr || e->op() == Operation::kTrue; }
-
-Result<Array> NullArray(const floe::TypePtr& type, int64_t length) {
-  auto builder = MakeBuilder(type);
-  FLOE_RETURN_IF_ERROR(builder->AppendNulls(length));
-  return builder->Finish();
-}
-
-// The values of `column` (of C type From) converted to To, nulls kept.
-template <typename From, typename To>
-Result<Array> WidenValues(const Array& column, const floe::TypePtr& type) {
-  PrimitiveBuilder<To> builder(type);
-  const int64_t n = column.length();
-  FLOE_RETURN_IF_ERROR(builder.Reserve(n));
-  const From* v = column.Values<From>();
-  const bool nulls = column.null_count() > 0;
-  for (int64_t i = 0; i < n; ++i) {
-    if (nulls && column.IsNull(i)) {
-      FLOE_RETURN_IF_ERROR(builder.AppendNull());
-    } else {
-      builder.UnsafeAppend(static_cast<To>(v[i]));
-    }
-  }
-  return builder.Finish();
-}
-
-// The file's column as the table's type: the same, or a promotion the spec allows.
-Result<Array> Widen(const Array& column, const floe::TypePtr& type, const std::string& name) {
-  if (floe::TypeEquals(column.type(), type)) return column;
-  if (column.type_id() == floe::TypeId::kInt32 && type->id() == floe::TypeId::kInt64) {
-    return WidenValues<int32_t, int64_t>(column, type);
-  }
-  if (column.type_id() == floe::TypeId::kFloat32 && type->id() == floe::TypeId::kFloat64) {
-    return WidenValues<float, double>(column, type);
-  }
-  if (column.type_id() == floe::TypeId::kDecimal128 && type->id() == floe::TypeId::kDecimal128 &&
-      column.type()->scale() == type->scale() && column.type()->precision() <= type->precision()) {
-    return WidenValues<Decimal128Value, Decimal128Value>(column, type);  // same unscaled values, wider precision
-  }
-  return Status::InvalidArgument(StrCat("column ", Quote(name), ": the file's type ", column.type()->ToString(),
-                                        " cannot be read as ", type->ToString()));
-}
 
 std::string RowKey(const std::vector<std::pair<Array, TypePtr>>& columns, int64_t row) {
   std::string key;
@@ -159,11 +117,16 @@ Result<std::unique_ptr<ScanFileReader>> ScanFileReader::Open(std::shared_ptr<Fil
     options.field_ids = std::move(ids);
   } else {
     // spec: files without ids resolve through the name mapping.
-    std::optional<NameMapping> mapping;
     if (auto it = metadata.properties.find("schema.name-mapping.default"); it != metadata.properties.end()) {
-      FLOE_ASSIGN_OR_RETURN(auto parsed, ParseNameMapping(it->second));
-      mapping = std::move(parsed);
+      auto parsed = ParseNameMapping(it->second);
+      if (!parsed.ok()) {
+        return Status(parsed.status().code(), StrCat("table property 'schema.name-mapping.default' (needed by ",
+                                                     Quote(task.file.file_path), ", which has no field ids): ",
+                                                     parsed.status().message()));
+      }
+      r->mapping_ = std::move(*parsed);
     }
+    const std::optional<NameMapping>& mapping = r->mapping_;
     std::vector<std::string> columns;
     for (const auto& column : file->schema().schema().fields) {
       for (const auto& f : read_fields) {
@@ -238,6 +201,14 @@ Result<std::unique_ptr<ScanFileReader>> ScanFileReader::Open(std::shared_ptr<Fil
     r->equality_deletes_.emplace_back(d.equality_ids, std::move(keys));
   }
 
+  // spec: fields the file lacks read as their identity partition value, else their default.
+  std::map<int32_t, std::optional<Literal>> constants;
+  if (const PartitionSpec* spec = metadata.PartitionSpecById(task.file.spec_id)) {
+    constants = IdentityPartitionValues(*spec, scan_schema, task.file.partition);
+  }
+  r->projection_ = std::make_unique<ColumnProjection>(r->file_has_ids_, r->mapping_ ? &*r->mapping_ : nullptr,
+                                                      std::move(constants));
+
   FLOE_ASSIGN_OR_RETURN(r->reader_, parquet::ParquetRecordBatchReader::Make(file, std::move(options)));
   return r;
 }
@@ -253,12 +224,9 @@ Result<RecordBatch> ScanFileReader::Conform(const RecordBatch& file_batch) const
     } else if (auto it = name_of_id_.find(fields[i].field_id); it != name_of_id_.end()) {
       c = file_batch.schema().FieldIndex(it->second);
     }
-    if (c < 0) {
-      FLOE_ASSIGN_OR_RETURN(auto nulls, NullArray(target.type, file_batch.num_rows()));
-      columns.push_back(std::move(nulls));
-      continue;
-    }
-    FLOE_ASSIGN_OR_RETURN(auto column, Widen(file_batch.column(c), target.type, fields[i].name));
+    const MappedField* mapped = file_has_ids_ ? nullptr : projection_->TopLevelMapping(fields[i].field_id);
+    FLOE_ASSIGN_OR_RETURN(auto column, projection_->Project(c < 0 ? nullptr : &file_batch.column(c), fields[i],
+                                                            target.type, mapped, file_batch.num_rows()));
     columns.push_back(std::move(column));
   }
   return RecordBatch::Make(read_columnar_, std::move(columns), file_batch.num_rows());

@@ -4,9 +4,10 @@
 //
 // Column mapping: a table field is found in the file by field id; a file
 // without field ids is matched through `schema.name-mapping.default` (spec:
-// "Column Projection"), else by the field's current name. A field the file
-// lacks reads as null. An int column of a promoted long field, a float of a
-// double and a narrower decimal are widened.
+// "Column Projection"), else by the field's current name, at every nesting
+// level (column_projection.h). A field the file lacks reads as its identity
+// partition value, else its initial-default, else null. An int column of a
+// promoted long field, a float of a double and a narrower decimal are widened.
 //
 // Deletes: position delete files (Parquet, `file_path`/`pos`) remove rows by
 // their position in the data file, so a file with position deletes is read
@@ -27,6 +28,8 @@
 #include "floe/base/result.h"
 #include "floe/columnar/record_batch.h"
 #include "floe/formats/parquet/record_batch_reader.h"
+#include "floe/iceberg/name_mapping.h"
+#include "floe/iceberg/scan/column_projection.h"
 #include "floe/iceberg/scan/table_scan.h"
 
 namespace floe::iceberg {
@@ -60,6 +63,8 @@ class ScanFileReader {
   std::shared_ptr<const floe::Schema> output_schema_;
   std::map<int32_t, std::string> name_of_id_;  // files without ids: the names they use
   bool file_has_ids_ = true;
+  std::optional<NameMapping> mapping_;  // the table's, read for files without ids
+  std::unique_ptr<ColumnProjection> projection_;
   ExpressionPtr residual_;
   std::unique_ptr<parquet::ParquetRecordBatchReader> reader_;
   std::set<int64_t> deleted_positions_;

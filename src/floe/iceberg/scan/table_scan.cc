@@ -94,6 +94,29 @@ Status ParallelFor(size_t n, int threads, const std::function<Status(size_t)>& w
   return first_error;
 }
 
+// spec (v1): a snapshot without a manifest list names its manifests in
+// `manifests`. They hold data files of the snapshot's table version, with
+// sequence number 0; the spec id is the one each manifest's metadata names
+// ("partition-spec-id"; 0 when absent, as Java reads them).
+Result<std::vector<ManifestFile>> InlineManifests(FileIO& io, const Snapshot& snapshot) {
+  std::vector<ManifestFile> manifests;
+  for (const std::string& path : snapshot.manifests) {
+    ManifestFile manifest;
+    manifest.manifest_path = path;
+    manifest.added_snapshot_id = snapshot.snapshot_id;
+    FLOE_ASSIGN_OR_RETURN(auto reader, ManifestReader::Open(io, manifest));
+    if (const std::string* spec_id = reader->FindMetadata("partition-spec-id")) {
+      int64_t id = 0;
+      if (!ParseInt64(*spec_id, &id) || id < 0 || id > INT32_MAX) {
+        return Status::Corrupt(StrCat("manifest ", Quote(path), ": metadata 'partition-spec-id' is ", Quote(*spec_id)));
+      }
+      manifest.partition_spec_id = static_cast<int32_t>(id);
+    }
+    manifests.push_back(std::move(manifest));
+  }
+  return manifests;
+}
+
 }  // namespace
 
 std::string ScanReport::ToString() const {
@@ -189,10 +212,12 @@ Result<std::vector<FileScanTask>> TableScan::PlanFiles() {
   // Without a filter nothing is pruned, so column metrics are not decoded
   // (several times faster to list) and every residual is true.
   const bool filtered = bound_filter_->op() != Operation::kTrue;
+  std::vector<ManifestFile> manifests;
   if (snapshot_->manifest_list.empty()) {
-    return Status::Unsupported(StrCat("snapshot ", snapshot_->snapshot_id, " lists its manifests inline (v1)"));
+    FLOE_ASSIGN_OR_RETURN(manifests, InlineManifests(*io_, *snapshot_));
+  } else {
+    FLOE_ASSIGN_OR_RETURN(manifests, ReadManifestList(*io_, snapshot_->manifest_list));
   }
-  FLOE_ASSIGN_OR_RETURN(auto manifests, ReadManifestList(*io_, snapshot_->manifest_list));
   report_->manifests_total = static_cast<int64_t>(manifests.size());
 
   // Per spec: the manifest evaluator, the partition evaluator and residuals.
