@@ -16,14 +16,17 @@ namespace {
 constexpr int64_t kObjectSize = 64 << 20;
 
 std::string BenchPath() {
-  static const std::string path = [] {
-    std::string p = (std::filesystem::temp_directory_path() / ("floe-io-bench-" + std::to_string(getpid()))).string();
+  // Never destroyed: the exit handler that removes the file runs after static
+  // destructors would have freed it.
+  static const std::string* path = [] {
+    auto* p = new std::string(
+        (std::filesystem::temp_directory_path() / ("floe-io-bench-" + std::to_string(getpid()))).string());
     std::string data(kObjectSize, 'x');
-    if (!NewLocalFileIO()->WriteAll(p, std::string_view(data)).ok()) std::abort();
+    if (!NewLocalFileIO()->WriteAll(*p, std::string_view(data)).ok()) std::abort();
     std::atexit([] { std::filesystem::remove(BenchPath()); });
     return p;
   }();
-  return path;
+  return *path;
 }
 
 // 2,000 ranges of 4 KiB with 2 KiB gaps: the shape of a page-index-driven read.

@@ -21,7 +21,15 @@
 namespace floe {
 namespace {
 
-constexpr int64_t kObjectSize = 64 << 20;
+// 64 MiB; FLOE_BENCH_S3_OBJECT_MIB scales it (the smoke run uses 1).
+int64_t ObjectSize() {
+  static const int64_t size = [] {
+    const char* mib = std::getenv("FLOE_BENCH_S3_OBJECT_MIB");
+    const int64_t n = mib != nullptr ? std::atoll(mib) : 64;
+    return (n > 0 ? n : 64) << 20;
+  }();
+  return size;
+}
 const std::string kBucket = "floe-bench";
 
 struct Server {
@@ -78,7 +86,7 @@ Server& S3() {
     }
     s->client = *client;
     s->io = NewS3FileIOWithClient(s->client);
-    if (!s->io->WriteAll("s3://" + kBucket + "/big", std::string(kObjectSize, 'x')).ok()) {
+    if (!s->io->WriteAll("s3://" + kBucket + "/big", std::string(ObjectSize(), 'x')).ok()) {
       s->error = "could not write the 64 MiB object";
     }
     return s;
@@ -87,13 +95,16 @@ Server& S3() {
 }
 
 std::string LocalObject() {
-  static const std::string path = [] {
-    std::string p = (std::filesystem::temp_directory_path() / ("floe-s3-bench-local-" + std::to_string(getpid()))).string();
-    if (!NewLocalFileIO()->WriteAll(p, std::string(kObjectSize, 'x')).ok()) std::abort();
+  // Never destroyed: the exit handler that removes the file runs after static
+  // destructors would have freed it.
+  static const std::string* path = [] {
+    auto* p = new std::string(
+        (std::filesystem::temp_directory_path() / ("floe-s3-bench-local-" + std::to_string(getpid()))).string());
+    if (!NewLocalFileIO()->WriteAll(*p, std::string(ObjectSize(), 'x')).ok()) std::abort();
     std::atexit([] { std::filesystem::remove(LocalObject()); });
     return p;
   }();
-  return path;
+  return *path;
 }
 
 void GetWhole(benchmark::State& state, FileIO& io, const std::string& path, bool ranged_parallel) {
@@ -103,7 +114,7 @@ void GetWhole(benchmark::State& state, FileIO& io, const std::string& path, bool
     return;
   }
   std::vector<ReadRange> ranges;
-  for (int64_t off = 0; off < kObjectSize; off += 8 << 20) ranges.push_back({off, 8 << 20});
+  for (int64_t off = 0; off < ObjectSize(); off += 8 << 20) ranges.push_back({off, 8 << 20});
   for (auto _ : state) {
     if (ranged_parallel) {
       // No coalescing: 8 requests of 8 MiB, max_parallel_reads in flight.
@@ -111,12 +122,12 @@ void GetWhole(benchmark::State& state, FileIO& io, const std::string& path, bool
       if (!parts.ok()) state.SkipWithError(parts.status().ToString().c_str());
       benchmark::DoNotOptimize(parts);
     } else {
-      auto all = (*file)->Read(0, kObjectSize);
+      auto all = (*file)->Read(0, ObjectSize());
       if (!all.ok()) state.SkipWithError(all.status().ToString().c_str());
       benchmark::DoNotOptimize(all);
     }
   }
-  state.SetBytesProcessed(state.iterations() * kObjectSize);
+  state.SetBytesProcessed(state.iterations() * ObjectSize());
 }
 
 void BM_S3GetSingleStream(benchmark::State& state) {
