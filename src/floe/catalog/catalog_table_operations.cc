@@ -37,7 +37,18 @@ Result<iceberg::TableState> CatalogTableOperations::Commit(const iceberg::TableS
   }
   FLOE_ASSIGN_OR_RETURN(std::string location, iceberg::NewMetadataFileLocation(published, version));
   Status written = iceberg::WriteTableMetadata(*io_, location, published);
-  if (!written.ok()) return written.WithContext(StrCat("table ", ident_.ToString(), ": writing ", Quote(location)));
+  if (!written.ok()) {
+    // The file may have been published before the failure (a lost
+    // response). Nothing points at it yet, so remove it — unless the name
+    // was taken, when the file is not this commit's.
+    if (!written.IsAlreadyExists()) {
+      Status removed = io_->Delete(location);
+      if (!removed.ok()) {
+        FLOE_LOG(kWarning) << "table " << ident_.ToString() << ": " << removed.ToString();
+      }
+    }
+    return written.WithContext(StrCat("table ", ident_.ToString(), ": writing ", Quote(location)));
+  }
 
   Status swapped = create ? store_->CreateMetadataLocation(ident_, location)
                           : store_->SwapMetadataLocation(ident_, base.metadata_location, location);

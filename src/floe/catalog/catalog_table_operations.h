@@ -57,7 +57,9 @@ class CatalogTableOperations : public iceberg::TableOperations {
   // write.metadata.previous-versions-max), names the file version
   // parse(base) + 1 (0 for a create: base.metadata_location empty), writes it
   // with put-if-absent, then creates or swaps the pointer. On a failure other
-  // than CommitStateUnknown the new file is deleted again. After a successful
+  // than CommitStateUnknown the new file is deleted again (also when writing
+  // it failed, since the write may have landed; not when its name was taken:
+  // AlreadyExists means the file is someone else's). After a successful
   // swap, with write.metadata.delete-after-commit.enabled, deletes the
   // metadata files that fell out of the log (failures there are ignored: the
   // commit already happened). `updated` must not carry base's log entry.
