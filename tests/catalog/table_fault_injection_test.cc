@@ -17,6 +17,7 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <filesystem>
 
 #include "catalog/table_test_util.h"
@@ -26,6 +27,11 @@ namespace floe::catalog {
 namespace {
 
 using namespace testing;  // NOLINT: the test helpers
+
+int64_t NowMs() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
 
 // What an operation did to the table, independent of the new snapshots' random ids.
 struct Outcome {
@@ -286,6 +292,27 @@ TEST_F(TableFaultInjectionTest, Compact) {
         auto r = t.Compact();
         if (r.ok() && !r->has_value()) return Status::Internal("nothing to compact");
         return r.status();
+      },
+      [&](const Rows& m) { return m; });
+}
+
+TEST_F(TableFaultInjectionTest, ExpireSnapshots) {
+  Append(MakeRows(0, 4, {"a", "b"}));
+  Delete(RowFilter{"region = 'b'", [](const Row& r) { return r.region == "b"; }});
+  Append(MakeRows(100, 4, {"a", "c"}));
+  const int64_t cutoff = NowMs() + 60'000;
+  RunEveryFault(
+      [&](iceberg::Table& t) {
+        iceberg::ExpireOptions options;
+        options.older_than_ms = cutoff;
+        options.retain_last = 1;
+        auto result = t.ExpireSnapshots(options);
+        if (result.ok() && !result->cleanup.ok()) {
+          // Committed, but files stayed behind: only for the injected fault.
+          EXPECT_EQ(result->cleanup.code(), StatusCode::kIOError) << result->cleanup.ToString();
+          cleanup_incomplete_ = true;
+        }
+        return result.status();
       },
       [&](const Rows& m) { return m; });
 }

@@ -330,6 +330,10 @@ void AddTableCommands(CLI::App& app, CommandSet& commands) {
                                    ctx.out() << "expired " << result.expired_snapshot_ids.size() << " snapshots; deleted "
                                              << result.deleted_data_files << " data files, " << result.deleted_manifests
                                              << " manifests, " << result.deleted_manifest_lists << " manifest lists\n";
+                                   if (!result.cleanup.ok()) {
+                                     ctx.err() << "warning: some files of expired snapshots were left behind: "
+                                               << result.cleanup.ToString() << "\n";
+                                   }
                                    return Status::OK();
                                  });
     cmd->add_option("table", a.name, "NS.T")->required();

@@ -79,6 +79,79 @@ Status ReadTaskRows(TableOperations& ops, const TableMetadata& metadata, const T
   }
 }
 
+// The live files of `snapshot`'s manifests into `live`, its manifests into
+// `manifests` (skipping ones already there).
+Status CollectLiveFiles(FileIO& io, const Snapshot& snapshot, std::set<std::string>* manifests,
+                        std::set<std::string>* live) {
+  FLOE_ASSIGN_OR_RETURN(auto listed, ReadManifestList(io, snapshot.manifest_list));
+  for (const auto& m : listed) {
+    if (!manifests->insert(m.manifest_path).second) continue;
+    ManifestReaderOptions reader_options;
+    reader_options.read_stats = false;
+    FLOE_ASSIGN_OR_RETURN(auto reader, ManifestReader::Open(io, m, reader_options));
+    FLOE_ASSIGN_OR_RETURN(auto entries, reader->ReadAll());
+    for (const auto& e : entries) {
+      if (e.is_live()) live->insert(e.data_file.file_path);
+    }
+  }
+  return Status::OK();
+}
+
+// Deletes the manifest lists, manifests and data files that only `expired`
+// snapshots reach; never one a `kept` snapshot reaches. When what the kept
+// snapshots reach cannot be read, nothing is deleted (what is live is then
+// unknown); an expired snapshot's file that cannot be read is skipped with
+// what it names. Returns the first failure; counts what it deleted.
+Status DeleteExpiredFiles(FileIO& io, const std::vector<Snapshot>& kept, const std::vector<Snapshot>& expired,
+                          ExpireResult* result) {
+  std::set<std::string> kept_manifests;
+  std::set<std::string> kept_lists;
+  std::set<std::string> live_files;
+  for (const auto& s : kept) {
+    kept_lists.insert(s.manifest_list);
+    FLOE_RETURN_IF_ERROR(CollectLiveFiles(io, s, &kept_manifests, &live_files));
+  }
+  Status first;
+  auto note = [&first](const Status& status) {
+    if (!status.ok() && !status.IsNotFound() && first.ok()) first = status;  // NotFound: already gone
+  };
+  std::set<std::string> doomed_manifests;
+  std::set<std::string> doomed_files;
+  std::vector<std::string> doomed_lists;
+  for (const auto& s : expired) {
+    auto manifests = ReadManifestList(io, s.manifest_list);
+    if (!manifests.ok()) {
+      note(manifests.status());
+      continue;
+    }
+    if (!s.manifest_list.empty() && kept_lists.count(s.manifest_list) == 0) doomed_lists.push_back(s.manifest_list);
+    for (const auto& m : *manifests) {
+      if (kept_manifests.count(m.manifest_path) > 0 || doomed_manifests.count(m.manifest_path) > 0) continue;
+      ManifestReaderOptions reader_options;
+      reader_options.read_stats = false;
+      auto reader = ManifestReader::Open(io, m, reader_options);
+      auto entries = reader.ok() ? (*reader)->ReadAll() : Result<std::vector<ManifestEntry>>(reader.status());
+      if (!entries.ok()) {
+        note(entries.status());
+        continue;
+      }
+      doomed_manifests.insert(m.manifest_path);
+      for (const auto& e : *entries) {
+        if (live_files.count(e.data_file.file_path) == 0) doomed_files.insert(e.data_file.file_path);
+      }
+    }
+  }
+  std::vector<std::string> files(doomed_files.begin(), doomed_files.end());
+  std::vector<std::string> manifests(doomed_manifests.begin(), doomed_manifests.end());
+  if (!files.empty()) note(io.DeleteMany(files));
+  if (!manifests.empty()) note(io.DeleteMany(manifests));
+  if (!doomed_lists.empty()) note(io.DeleteMany(doomed_lists));
+  result->deleted_data_files = static_cast<int64_t>(files.size());
+  result->deleted_manifests = static_cast<int64_t>(manifests.size());
+  result->deleted_manifest_lists = static_cast<int64_t>(doomed_lists.size());
+  return first;
+}
+
 }  // namespace
 
 Table::Table(std::shared_ptr<TableOperations> ops) : ops_(std::move(ops)) {}
@@ -414,54 +487,9 @@ Result<ExpireResult> Table::ExpireSnapshots(const ExpireOptions& options) {
   for (const auto& s : expired) result.expired_snapshot_ids.push_back(s.snapshot_id);
   if (!options.delete_files || expired.empty()) return result;
 
-  // Files reachable from a kept snapshot are never deleted. A failure to read
-  // what is kept stops the cleanup (the commit stands; orphans are harmless).
-  FileIO& io = ops_->io();
-  std::set<std::string> kept_manifests;
-  std::set<std::string> kept_lists;
-  std::set<std::string> live_files;
-  for (const auto& s : kept) {
-    kept_lists.insert(s.manifest_list);
-    FLOE_ASSIGN_OR_RETURN(auto manifests, ReadManifestList(io, s.manifest_list));
-    for (const auto& m : manifests) {
-      if (!kept_manifests.insert(m.manifest_path).second) continue;
-      ManifestReaderOptions reader_options;
-      reader_options.read_stats = false;
-      FLOE_ASSIGN_OR_RETURN(auto reader, ManifestReader::Open(io, m, reader_options));
-      FLOE_ASSIGN_OR_RETURN(auto entries, reader->ReadAll());
-      for (const auto& e : entries) {
-        if (e.is_live()) live_files.insert(e.data_file.file_path);
-      }
-    }
-  }
-  std::set<std::string> doomed_manifests;
-  std::set<std::string> doomed_files;
-  std::vector<std::string> doomed_lists;
-  for (const auto& s : expired) {
-    if (!s.manifest_list.empty() && kept_lists.count(s.manifest_list) == 0) doomed_lists.push_back(s.manifest_list);
-    auto manifests = ReadManifestList(io, s.manifest_list);
-    if (!manifests.ok()) continue;  // already gone
-    for (const auto& m : *manifests) {
-      if (kept_manifests.count(m.manifest_path) > 0 || !doomed_manifests.insert(m.manifest_path).second) continue;
-      ManifestReaderOptions reader_options;
-      reader_options.read_stats = false;
-      auto reader = ManifestReader::Open(io, m, reader_options);
-      if (!reader.ok()) continue;
-      auto entries = (*reader)->ReadAll();
-      if (!entries.ok()) continue;
-      for (const auto& e : *entries) {
-        if (live_files.count(e.data_file.file_path) == 0) doomed_files.insert(e.data_file.file_path);
-      }
-    }
-  }
-  std::vector<std::string> files(doomed_files.begin(), doomed_files.end());
-  std::vector<std::string> manifests(doomed_manifests.begin(), doomed_manifests.end());
-  if (!files.empty()) (void)io.DeleteMany(files);
-  if (!manifests.empty()) (void)io.DeleteMany(manifests);
-  if (!doomed_lists.empty()) (void)io.DeleteMany(doomed_lists);
-  result.deleted_data_files = static_cast<int64_t>(files.size());
-  result.deleted_manifests = static_cast<int64_t>(manifests.size());
-  result.deleted_manifest_lists = static_cast<int64_t>(doomed_lists.size());
+  // The expiry has committed: from here on a failure only leaves files
+  // behind (orphans, harmless) and is reported in `cleanup`.
+  result.cleanup = DeleteExpiredFiles(ops_->io(), kept, expired, &result);
   return result;
 }
 

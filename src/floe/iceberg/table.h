@@ -54,6 +54,9 @@ struct ExpireResult {
   int64_t deleted_data_files = 0;
   int64_t deleted_manifests = 0;
   int64_t deleted_manifest_lists = 0;
+  // OK, or the first failure of the file cleanup after the expiry committed
+  // (files it could not read or delete are left behind as orphans).
+  Status cleanup;
   TableState state;
 };
 
@@ -102,7 +105,9 @@ class Table {
   Result<TableState> SetRef(const std::string& name, SnapshotRefType type, int64_t snapshot_id);
   Result<TableState> RemoveRef(const std::string& name);
   // Removes old snapshots not reachable from a retained ref and deletes the
-  // files only they referenced.
+  // files only they referenced. Errors are the commit's (CommitConflict,
+  // CommitStateUnknown: then nothing is deleted); once the expiry committed
+  // the call succeeds, and a failed cleanup is reported in `cleanup`.
   Result<ExpireResult> ExpireSnapshots(const ExpireOptions& options);
 
  private:
