@@ -74,14 +74,24 @@ Status MergingSnapshotProducer::Validate(const TableMetadata& base, const Snapsh
   // The snapshots committed since the operation started: the branch's
   // ancestry from its head back to the starting snapshot.
   std::vector<const Snapshot*> newer;
-  for (const Snapshot* s = parent; s != nullptr && (!starting_snapshot_id || s->snapshot_id != *starting_snapshot_id);
-       s = s->parent_snapshot_id ? base.SnapshotById(*s->parent_snapshot_id) : nullptr) {
+  for (const Snapshot* s = parent; s != nullptr && (!starting_snapshot_id || s->snapshot_id != *starting_snapshot_id);) {
     newer.push_back(s);
-    if (!s->parent_snapshot_id && starting_snapshot_id) {
+    if (!s->parent_snapshot_id) {
+      if (!starting_snapshot_id) break;  // the branch was empty at the start: all of it is newer
       return ValidationFailure(Status::CommitConflict(
           StrCat("table ", ops().name(), ": the starting snapshot ", *starting_snapshot_id,
                  " is no longer an ancestor of the branch head (rolled back concurrently)")));
     }
+    const Snapshot* next = base.SnapshotById(*s->parent_snapshot_id);
+    if (next == nullptr) {
+      // A snapshot committed since the start was expired: what it added
+      // cannot be checked any more (as Java's "cannot determine history").
+      return ValidationFailure(Status::CommitConflict(
+          StrCat("table ", ops().name(), ": cannot validate the snapshots committed since ",
+                 starting_snapshot_id ? StrCat("snapshot ", *starting_snapshot_id) : std::string("the start"),
+                 ": ancestor ", *s->parent_snapshot_id, " of snapshot ", s->snapshot_id, " was expired")));
+    }
+    s = next;
   }
   for (const Snapshot* s : newer) {
     FLOE_ASSIGN_OR_RETURN(auto manifests, ReadManifests(s));

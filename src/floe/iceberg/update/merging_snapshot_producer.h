@@ -17,7 +17,9 @@
 // with CommitConflict, not retried): every file named for removal must still
 // be live; and, when a conflict predicate is set (overwrite by filter,
 // replace partitions, rewrite), no data file matching it may have been
-// added since the operation started — Java's serializable isolation.
+// added since the operation started — Java's serializable isolation. When
+// that history cannot be read (a snapshot committed since the start was
+// expired meanwhile) validation fails too: a conflict cannot be ruled out.
 //
 // Thread safety: as SnapshotProducer.
 

@@ -1,0 +1,201 @@
+// Races with a deterministic interleaving, on a real SqlCatalog: the
+// operation under test commits through a HookedPointerStore that lets
+// another writer commit right before the operation's first swap, so the
+// swap loses and the operation reloads, re-validates and retries or fails.
+// Each case checks the status (and that a conflict is CommitConflict), the
+// table against the model at every snapshot, and that a failed operation
+// left nothing behind.
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+
+#include "catalog/table_test_util.h"
+
+namespace floe::catalog {
+namespace {
+
+using namespace testing;  // NOLINT: the test helpers
+
+int64_t NowMs() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+iceberg::ExpressionPtr Where(const RowFilter& filter) { return iceberg::ParseExpression(filter.text).value(); }
+
+const RowFilter kRegionB{"region = 'b'", [](const Row& r) { return r.region == "b"; }};
+
+class TableConflictTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    catalog_ = OpenSqlCatalog(dir_);
+    ASSERT_NE(catalog_, nullptr);
+    CreateRowsTable(*catalog_);
+    store_ = std::make_shared<HookedPointerStore>(catalog_);
+    table_ = TableThrough(store_, io_);
+    other_ = std::make_unique<iceberg::Table>(catalog_->NewTableOps(Ident(kTableName)));
+  }
+
+  iceberg::BatchSource Source(const Rows& rows) { return SourceFor(*other_, rows).value(); }
+
+  void Record(const Result<iceberg::WriteResult>& result, Rows model) {
+    ASSERT_TRUE(result.ok()) << result.status().ToString();
+    model_ = std::move(model);
+    models_[result->state.metadata->current_snapshot()->snapshot_id] = model_;
+  }
+  // The other writer's operations, recorded in the model.
+  void OtherAppend(const Rows& rows) { Record(other_->Append(Source(rows)), ModelAppend(model_, rows)); }
+  void OtherDelete(const RowFilter& filter) {
+    Record(other_->Delete(Where(filter)), ModelOverwrite(model_, filter, {}));
+  }
+  int64_t Head() { return other_->Refresh().value().metadata->current_snapshot()->snapshot_id; }
+
+  // Runs `concurrent` once, right before the first swap of the writer under test.
+  void BeforeFirstSwap(std::function<void()> concurrent) {
+    store_->before_swap = [concurrent = std::move(concurrent)](int swap) {
+      if (swap == 0) concurrent();
+    };
+  }
+
+  void Check() { EXPECT_EQ(CheckTable(*catalog_, models_, /*allow_orphans=*/false, *io_), ""); }
+
+  floe::testing::TempDir dir_;
+  std::shared_ptr<FileIO> io_ = NewLocalFileIO();
+  std::shared_ptr<SqlCatalog> catalog_;
+  std::shared_ptr<HookedPointerStore> store_;
+  std::unique_ptr<iceberg::Table> table_;  // commits through store_
+  std::unique_ptr<iceberg::Table> other_;  // commits straight through the catalog
+  Rows model_;
+  std::map<int64_t, Rows> models_;
+};
+
+TEST_F(TableConflictTest, OverwriteFailsWhenAConcurrentAppendAddsRowsItsFilterMatches) {
+  OtherAppend(MakeRows(0, 6, {"a", "b"}));
+  BeforeFirstSwap([&] { OtherAppend(MakeRows(100, 2, {"b"})); });
+  auto result = table_->Overwrite(Where(kRegionB), Source(MakeRows(200, 2, {"b"})));
+  ASSERT_EQ(result.status().code(), StatusCode::kCommitConflict) << result.status().ToString();
+  EXPECT_NE(result.status().message().find("conflicting file"), std::string::npos) << result.status().ToString();
+  EXPECT_EQ(store_->swaps(), 1);  // validation failed before a second swap
+  Check();                        // the concurrent append only; the overwrite's files are gone
+}
+
+TEST_F(TableConflictTest, OverwriteRetriesPastAConcurrentAppendElsewhere) {
+  OtherAppend(MakeRows(0, 6, {"a", "b"}));
+  BeforeFirstSwap([&] { OtherAppend(MakeRows(100, 2, {"c"})); });
+  const Rows rows = MakeRows(200, 2, {"b"});
+  auto result = table_->Overwrite(Where(kRegionB), Source(rows));
+  Record(result, ModelOverwrite(model_, kRegionB, rows));
+  EXPECT_EQ(result->commit.attempts, 2);
+  EXPECT_EQ(result->commit.conflicts, 1);
+  Check();
+}
+
+TEST_F(TableConflictTest, ReplacePartitionsFailsWhenAConcurrentAppendAddsToAReplacedPartition) {
+  OtherAppend(MakeRows(0, 6, {"a", "b"}));
+  BeforeFirstSwap([&] { OtherAppend(MakeRows(100, 2, {"b"})); });
+  auto result = table_->ReplacePartitions(Source(MakeRows(200, 2, {"b"})));
+  EXPECT_EQ(result.status().code(), StatusCode::kCommitConflict) << result.status().ToString();
+  Check();
+}
+
+TEST_F(TableConflictTest, CopyOnWriteDeleteFailsWhenAConcurrentDeleteRemovedItsFile) {
+  OtherAppend(MakeRows(0, 10, {"a"}));
+  BeforeFirstSwap([&] { OtherDelete(RowFilter{"region = 'a'", [](const Row& r) { return r.region == "a"; }}); });
+  auto result = table_->Delete(Where(RowFilter{"v > 5", nullptr}));
+  EXPECT_EQ(result.status().code(), StatusCode::kCommitConflict) << result.status().ToString();
+  EXPECT_NE(result.status().message().find("not a live file"), std::string::npos) << result.status().ToString();
+  Check();
+}
+
+TEST_F(TableConflictTest, CopyOnWriteDeleteFailsWhenAConcurrentDeleteRewroteItsFile) {
+  OtherAppend(MakeRows(0, 10, {"a"}));
+  // The rewrite adds a file with rows v > 5 again: a conflicting file, and
+  // the file the delete would rewrite is no longer live.
+  BeforeFirstSwap([&] { OtherDelete(RowFilter{"v < 2", [](const Row& r) { return r.v < 2; }}); });
+  auto result = table_->Delete(Where(RowFilter{"v > 5", nullptr}));
+  EXPECT_EQ(result.status().code(), StatusCode::kCommitConflict) << result.status().ToString();
+  Check();
+}
+
+TEST_F(TableConflictTest, CompactionFailsWhenAConcurrentDeleteRemovedAnInput) {
+  OtherAppend(MakeRows(0, 4, {"a"}));
+  OtherAppend(MakeRows(100, 4, {"a"}));
+  BeforeFirstSwap([&] { OtherDelete(RowFilter{"id = 101", [](const Row& r) { return r.id == 101; }}); });
+  auto result = table_->Compact();
+  EXPECT_EQ(result.status().code(), StatusCode::kCommitConflict) << result.status().ToString();
+  Check();
+}
+
+TEST_F(TableConflictTest, CompactionKeepsAConcurrentAppend) {
+  OtherAppend(MakeRows(0, 4, {"a"}));
+  OtherAppend(MakeRows(100, 4, {"a"}));
+  BeforeFirstSwap([&] { OtherAppend(MakeRows(200, 4, {"a"})); });
+  auto result = table_->Compact();
+  ASSERT_TRUE(result.ok()) << result.status().ToString();
+  ASSERT_TRUE(result->has_value());
+  EXPECT_EQ((*result)->commit.attempts, 2);
+  EXPECT_EQ((*result)->data_files_rewritten, 2);  // the appended file was not an input
+  Record(**result, model_);
+  Check();
+}
+
+TEST_F(TableConflictTest, AppendRetriesOnTopOfAConcurrentRollback) {
+  OtherAppend(MakeRows(0, 4, {"a"}));
+  const int64_t first = Head();
+  const Rows first_model = model_;
+  OtherAppend(MakeRows(100, 4, {"b"}));
+  BeforeFirstSwap([&] { ASSERT_TRUE(other_->Rollback(first).ok()); });
+  const Rows rows = MakeRows(200, 2, {"c"});
+  auto result = table_->Append(Source(rows));
+  Record(result, ModelAppend(first_model, rows));
+  EXPECT_EQ(result->state.metadata->current_snapshot()->parent_snapshot_id, first);
+  Check();
+}
+
+TEST_F(TableConflictTest, OverwriteFailsWhenItsStartingSnapshotWasRolledBack) {
+  OtherAppend(MakeRows(0, 4, {"a"}));
+  const int64_t first = Head();
+  OtherAppend(MakeRows(100, 4, {"b"}));
+  BeforeFirstSwap([&] { ASSERT_TRUE(other_->Rollback(first).ok()); });
+  auto result = table_->Overwrite(Where(kRegionB), Source(MakeRows(200, 2, {"b"})));
+  EXPECT_EQ(result.status().code(), StatusCode::kCommitConflict) << result.status().ToString();
+  Check();
+}
+
+// The snapshots committed since the overwrite started, the conflicting
+// append among them, are expired before it retries: without that history
+// the overwrite cannot prove nothing conflicting was added, so it must
+// fail rather than silently keep the concurrent rows.
+TEST_F(TableConflictTest, OverwriteFailsWhenTheHistorySinceItStartedWasExpired) {
+  OtherAppend(MakeRows(0, 6, {"a", "b"}));
+  BeforeFirstSwap([&] {
+    OtherAppend(MakeRows(100, 2, {"b"}));  // conflicts with the overwrite
+    OtherAppend(MakeRows(200, 2, {"c"}));
+    iceberg::ExpireOptions expire;
+    expire.older_than_ms = NowMs() + 60'000;
+    expire.retain_last = 1;
+    auto expired = other_->ExpireSnapshots(expire);
+    ASSERT_TRUE(expired.ok()) << expired.status().ToString();
+    ASSERT_EQ(expired->expired_snapshot_ids.size(), 2u);
+    for (int64_t id : expired->expired_snapshot_ids) models_.erase(id);
+  });
+  auto result = table_->Overwrite(Where(kRegionB), Source(MakeRows(300, 2, {"b"})));
+  EXPECT_EQ(result.status().code(), StatusCode::kCommitConflict) << result.status().ToString();
+  Check();
+}
+
+TEST_F(TableConflictTest, TagRetriesPastAConcurrentAppend) {
+  OtherAppend(MakeRows(0, 4, {"a"}));
+  const int64_t first = Head();
+  BeforeFirstSwap([&] { OtherAppend(MakeRows(100, 4, {"b"})); });
+  auto tagged = table_->SetRef("v1", iceberg::SnapshotRefType::kTag, first);
+  ASSERT_TRUE(tagged.ok()) << tagged.status().ToString();
+  EXPECT_EQ(store_->swaps(), 2);
+  EXPECT_EQ(tagged->metadata->refs.at("v1").snapshot_id, first);
+  EXPECT_EQ(tagged->metadata->snapshots.size(), 2u);  // the concurrent append is kept
+  Check();
+}
+
+}  // namespace
+}  // namespace floe::catalog
