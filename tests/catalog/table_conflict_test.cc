@@ -11,6 +11,7 @@
 #include <chrono>
 
 #include "catalog/table_test_util.h"
+#include "floe/io/fault_injecting_file_io.h"
 
 namespace floe::catalog {
 namespace {
@@ -194,6 +195,26 @@ TEST_F(TableConflictTest, TagRetriesPastAConcurrentAppend) {
   EXPECT_EQ(store_->swaps(), 2);
   EXPECT_EQ(tagged->metadata->refs.at("v1").snapshot_id, first);
   EXPECT_EQ(tagged->metadata->snapshots.size(), 2u);  // the concurrent append is kept
+  Check();
+}
+
+// The reload after a lost race fails: the operation ends with that error
+// and removes everything its attempts wrote.
+TEST_F(TableConflictTest, AFailedReloadAfterALostRaceLeavesNothingBehind) {
+  OtherAppend(MakeRows(0, 4, {"a"}));
+  auto faults = std::make_shared<FaultInjectingFileIO>(io_);
+  auto table = TableThrough(store_, faults);
+  BeforeFirstSwap([&] {
+    OtherAppend(MakeRows(100, 2, {"b"}));
+    FaultRule reload;  // the next metadata file read: the producer's reload
+    reload.ops = kIoOpenRead;
+    reload.path_glob = "*.metadata.json";
+    reload.nth = 1;
+    faults->AddRule(reload);
+  });
+  auto result = table->Append(SourceFor(*other_, MakeRows(200, 2, {"c"})).value());
+  EXPECT_EQ(result.status().code(), StatusCode::kIOError) << result.status().ToString();
+  EXPECT_EQ(faults->faults_injected(), 1);
   Check();
 }
 

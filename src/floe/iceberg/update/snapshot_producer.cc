@@ -300,7 +300,12 @@ Result<TableState> SnapshotProducer::Commit() {
     const int64_t sleep_ms = std::min(wait_ms, retry.max_wait_ms);
     std::this_thread::sleep_for(std::chrono::milliseconds(sleep_ms / 2 + static_cast<int64_t>(jitter() % (sleep_ms / 2 + 1))));
     wait_ms = std::min(wait_ms * 2, retry.max_wait_ms);
-    FLOE_ASSIGN_OR_RETURN(base, ops().Refresh());
+    auto refreshed = ops().Refresh();
+    if (!refreshed.ok()) {
+      DeleteUnusedManifests({});  // every attempt so far lost its race: nothing of them landed
+      return refreshed.status();
+    }
+    base = std::move(*refreshed);
   }
 }
 
