@@ -1,0 +1,217 @@
+// CommitStateUnknown from the catalog's swap, for every kind of commit: the
+// swap happened but its answer was lost, or it did not happen and the
+// answer was lost. Either way the operation reports CommitStateUnknown
+// after exactly one swap (a retry could commit twice) and deletes nothing
+// (the files may be the table's now). Loaded afresh, the table is at the
+// new version in the first case and at the old one in the second, every
+// file it reaches exists, and a later commit builds on it normally.
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+
+#include "catalog/table_test_util.h"
+
+namespace floe::catalog {
+namespace {
+
+using namespace testing;  // NOLINT: the test helpers
+using Swap = HookedPointerStore::Swap;
+
+int64_t NowMs() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+iceberg::ExpressionPtr Where(const RowFilter& filter) { return iceberg::ParseExpression(filter.text).value(); }
+
+struct Case {
+  std::string name;
+  // Runs the operation on `t`; returns its status.
+  std::function<Status(iceberg::Table& t)> run;
+  // The rows of the snapshot it adds, from the head's rows; nullopt when it adds none.
+  std::function<std::optional<Rows>(const Rows&)> rows;
+};
+
+class TableCommitStateUnknownTest : public ::testing::TestWithParam<Swap> {
+ protected:
+  // Sets up a table with three snapshots, runs `c` with its first swap
+  // answered by GetParam(), then checks.
+  void RunCase(const Case& c) {
+    SCOPED_TRACE(c.name);
+    floe::testing::TempDir dir;
+    auto catalog = OpenSqlCatalog(dir);
+    ASSERT_NE(catalog, nullptr);
+    CreateRowsTable(*catalog);
+    iceberg::Table plain(catalog->NewTableOps(Ident(kTableName)));
+    std::map<int64_t, Rows> models;
+    Rows model;
+    auto append = [&](const Rows& rows) {
+      auto result = plain.Append(SourceFor(plain, rows).value());
+      ASSERT_TRUE(result.ok()) << result.status().ToString();
+      model = ModelAppend(model, rows);
+      models[result->state.metadata->current_snapshot()->snapshot_id] = model;
+    };
+    append(MakeRows(0, 6, {"a", "b"}));
+    append(MakeRows(100, 6, {"a", "b"}));
+    append(MakeRows(200, 4, {"a", "c"}));
+    const iceberg::TableState before = catalog->LoadTable(Ident(kTableName)).value();
+
+    auto store = std::make_shared<HookedPointerStore>(catalog);
+    store->outcomes = {GetParam()};
+    auto io = NewLocalFileIO();
+    auto table = TableThrough(store, io);
+    const Status status = c.run(*table);
+    EXPECT_EQ(status.code(), StatusCode::kCommitStateUnknown) << status.ToString();
+    EXPECT_EQ(store->swaps(), 1) << "a lost answer must not be retried";
+
+    const iceberg::TableState after = catalog->LoadTable(Ident(kTableName)).value();
+    const bool landed = GetParam() == Swap::kUnknownLanded;
+    EXPECT_EQ(after.metadata_location != before.metadata_location, landed);
+    if (landed) {
+      // Exactly one version more: one new snapshot at most, and its rows.
+      std::vector<int64_t> added;
+      for (const auto& s : after.metadata->snapshots) {
+        if (before.metadata->SnapshotById(s.snapshot_id) == nullptr) added.push_back(s.snapshot_id);
+      }
+      const auto rows = c.rows(model);
+      EXPECT_EQ(added.size(), rows.has_value() ? 1u : 0u);
+      if (rows.has_value() && added.size() == 1) models[added[0]] = *rows;
+      for (auto it = models.begin(); it != models.end();) {
+        it = after.metadata->SnapshotById(it->first) != nullptr ? std::next(it) : models.erase(it);
+      }
+    }
+    // What did not land may leave orphans; what landed keeps every file it reaches.
+    EXPECT_EQ(CheckTable(*catalog, models, /*allow_orphans=*/true, *io), "");
+    if (landed) {
+      // Nothing the new version reaches was deleted: its files are all there
+      // (CheckTable), and so is the old version's metadata file.
+      EXPECT_TRUE(io->Exists(before.metadata_location).value());
+    }
+
+    // The table goes on: a normal append builds on whatever is current.
+    const iceberg::Snapshot* head = after.metadata->current_snapshot();
+    const Rows head_rows = head != nullptr ? models.at(head->snapshot_id) : Rows{};
+    const Rows more = MakeRows(900, 3, {"a", "e"});
+    auto next = plain.Append(SourceFor(plain, more).value());
+    ASSERT_TRUE(next.ok()) << next.status().ToString();
+    EXPECT_EQ(next->state.metadata->current_snapshot()->parent_snapshot_id, head ? head->snapshot_id : -1);
+    models[next->state.metadata->current_snapshot()->snapshot_id] = ModelAppend(head_rows, more);
+    EXPECT_EQ(CheckTable(*catalog, models, /*allow_orphans=*/true, *io), "");
+  }
+};
+
+Status StatusOf(const Result<iceberg::WriteResult>& r) { return r.status(); }
+
+const RowFilter kRegionB{"region = 'b'", [](const Row& r) { return r.region == "b"; }};
+const RowFilter kSmallV{"v < 3", [](const Row& r) { return r.v < 3; }};
+
+TEST_P(TableCommitStateUnknownTest, Append) {
+  const Rows rows = MakeRows(500, 4, {"a", "d"});
+  RunCase({"append", [&](iceberg::Table& t) { return StatusOf(t.Append(SourceFor(t, rows).value())); },
+           [&](const Rows& m) { return std::optional<Rows>(ModelAppend(m, rows)); }});
+}
+
+TEST_P(TableCommitStateUnknownTest, Overwrite) {
+  const Rows rows = MakeRows(500, 2, {"b"});
+  RunCase({"overwrite metadata only",
+           [&](iceberg::Table& t) { return StatusOf(t.Overwrite(Where(kRegionB), SourceFor(t, rows).value())); },
+           [&](const Rows& m) { return std::optional<Rows>(ModelOverwrite(m, kRegionB, rows)); }});
+  RunCase({"overwrite copy-on-write",
+           [&](iceberg::Table& t) { return StatusOf(t.Overwrite(Where(kSmallV), SourceFor(t, rows).value())); },
+           [&](const Rows& m) { return std::optional<Rows>(ModelOverwrite(m, kSmallV, rows)); }});
+}
+
+TEST_P(TableCommitStateUnknownTest, Delete) {
+  RunCase({"delete copy-on-write", [&](iceberg::Table& t) { return StatusOf(t.Delete(Where(kSmallV))); },
+           [&](const Rows& m) { return std::optional<Rows>(ModelOverwrite(m, kSmallV, {})); }});
+}
+
+TEST_P(TableCommitStateUnknownTest, ReplacePartitions) {
+  const Rows rows = MakeRows(500, 2, {"c"});
+  RunCase({"replace partitions",
+           [&](iceberg::Table& t) { return StatusOf(t.ReplacePartitions(SourceFor(t, rows).value())); },
+           [&](const Rows& m) { return std::optional<Rows>(ModelReplacePartitions(m, rows)); }});
+}
+
+TEST_P(TableCommitStateUnknownTest, Compact) {
+  RunCase({"compact",
+           [&](iceberg::Table& t) {
+             auto r = t.Compact();
+             if (r.ok() && !r->has_value()) return Status::Internal("nothing to compact");
+             return r.status();
+           },
+           [&](const Rows& m) { return std::optional<Rows>(m); }});
+}
+
+TEST_P(TableCommitStateUnknownTest, ExpireSnapshotsDeletesNothing) {
+  RunCase({"expire",
+           [&](iceberg::Table& t) {
+             iceberg::ExpireOptions options;
+             options.older_than_ms = NowMs() + 60'000;
+             options.retain_last = 1;
+             return t.ExpireSnapshots(options).status();
+           },
+           [&](const Rows&) { return std::optional<Rows>(); }});
+}
+
+TEST_P(TableCommitStateUnknownTest, MetadataChanges) {
+  RunCase({"tag",
+           [&](iceberg::Table& t) {
+             const int64_t head = t.Refresh().value().metadata->current_snapshot()->snapshot_id;
+             return t.SetRef("v1", iceberg::SnapshotRefType::kTag, head).status();
+           },
+           [&](const Rows&) { return std::optional<Rows>(); }});
+  RunCase({"rollback",
+           [&](iceberg::Table& t) {
+             const auto state = t.Refresh().value();
+             return t.Rollback(*state.metadata->current_snapshot()->parent_snapshot_id).status();
+           },
+           [&](const Rows&) { return std::optional<Rows>(); }});
+}
+
+INSTANTIATE_TEST_SUITE_P(LostAnswers, TableCommitStateUnknownTest,
+                         ::testing::Values(Swap::kUnknownLanded, Swap::kUnknownNotLanded),
+                         [](const ::testing::TestParamInfo<Swap>& info) {
+                           return info.param == Swap::kUnknownLanded ? std::string("SwapLanded")
+                                                                     : std::string("SwapLost");
+                         });
+
+// A lost answer on a retry: the first swap loses a race, the second lands
+// but its answer is lost. The retry's files stay, the first attempt's are
+// cleaned up, and the concurrent commit and the operation are both in.
+TEST(TableCommitStateUnknownRetryTest, LostAnswerOnTheRetryKeepsTheLandedFiles) {
+  floe::testing::TempDir dir;
+  auto catalog = OpenSqlCatalog(dir);
+  ASSERT_NE(catalog, nullptr);
+  CreateRowsTable(*catalog);
+  iceberg::Table plain(catalog->NewTableOps(Ident(kTableName)));
+  const Rows first = MakeRows(0, 4, {"a", "b"});
+  auto base = plain.Append(SourceFor(plain, first).value());
+  ASSERT_TRUE(base.ok()) << base.status().ToString();
+  std::map<int64_t, Rows> models = {{base->state.metadata->current_snapshot()->snapshot_id, first}};
+
+  auto store = std::make_shared<HookedPointerStore>(catalog);
+  store->outcomes = {Swap::kNormal, Swap::kUnknownLanded};
+  const Rows concurrent = MakeRows(100, 2, {"c"});
+  store->before_swap = [&](int swap) {
+    if (swap != 0) return;
+    auto r = plain.Append(SourceFor(plain, concurrent).value());
+    ASSERT_TRUE(r.ok()) << r.status().ToString();
+    models[r->state.metadata->current_snapshot()->snapshot_id] = ModelAppend(first, concurrent);
+  };
+  auto io = NewLocalFileIO();
+  auto table = TableThrough(store, io);
+  const Rows rows = MakeRows(200, 4, {"a", "d"});
+  auto result = table->Append(SourceFor(*table, rows).value());
+  EXPECT_EQ(result.status().code(), StatusCode::kCommitStateUnknown) << result.status().ToString();
+  EXPECT_EQ(store->swaps(), 2);
+  const auto after = catalog->LoadTable(Ident(kTableName)).value();
+  ASSERT_EQ(after.metadata->snapshots.size(), 3u);
+  models[after.metadata->current_snapshot()->snapshot_id] = ModelAppend(ModelAppend(first, concurrent), rows);
+  // No orphans either: the lost race's manifest list and metadata file were removed.
+  EXPECT_EQ(CheckTable(*catalog, models, /*allow_orphans=*/false, *io), "");
+}
+
+}  // namespace
+}  // namespace floe::catalog
