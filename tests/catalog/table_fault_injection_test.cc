@@ -28,11 +28,6 @@ namespace {
 
 using namespace testing;  // NOLINT: the test helpers
 
-int64_t NowMs() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
-
 // What an operation did to the table, independent of the new snapshots' random ids.
 struct Outcome {
   std::string metadata_location;

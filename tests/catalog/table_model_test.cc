@@ -18,11 +18,6 @@ namespace {
 
 using namespace testing;  // NOLINT: the test helpers
 
-int64_t NowMs() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
-
 class TableModelTest : public ::testing::Test {
  protected:
   void SetUp() override {

@@ -6,6 +6,8 @@
 
 #pragma once
 
+#include <chrono>
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -27,6 +29,12 @@
 #include "floe/iceberg/table.h"
 
 namespace floe::catalog::testing {
+
+// Wall-clock milliseconds (snapshot timestamps are in these).
+inline int64_t NowMs() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
 
 struct Row {
   int64_t id = 0;
