@@ -16,6 +16,7 @@
 #include "floe/iceberg/manifest_list.h"
 #include "floe/iceberg/manifest_reader.h"
 #include "floe/iceberg/scan/scan_file_reader.h"
+#include "floe/iceberg/table_properties.h"
 #include "floe/iceberg/update/merging_snapshot_producer.h"
 
 namespace floe::iceberg {
@@ -24,11 +25,6 @@ namespace {
 int64_t NowMs() {
   return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
       .count();
-}
-
-bool BoolProperty(const TableMetadata& m, const std::string& key, bool fallback) {
-  auto it = m.properties.find(key);
-  return it == m.properties.end() ? fallback : EqualsIgnoreCase(Trim(it->second), "true");
 }
 
 int64_t IntProperty(const TableMetadata& m, const std::string& key, int64_t fallback) {
@@ -190,7 +186,7 @@ Result<WriteResult> Table::Append(const BatchSource& rows, const std::map<std::s
   FLOE_ASSIGN_OR_RETURN(auto files, WriteRows(*state.metadata, rows, &result.rows_written));
   MergingSnapshotProducer producer(ops_, std::string(kOperationAppend));
   producer.set_starting_state(state);
-  producer.set_merge_manifests(BoolProperty(*state.metadata, "commit.manifest-merge.enabled", true));
+  producer.set_merge_manifests(BoolProperty(state.metadata->properties, "commit.manifest-merge.enabled", true));
   for (const auto& [k, v] : summary) producer.set_summary_property(k, v);
   for (const auto& f : files) producer.AddFile(f);
   result.data_files_added = static_cast<int64_t>(files.size());

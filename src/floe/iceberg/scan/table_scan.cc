@@ -2,10 +2,9 @@
 
 #include <algorithm>
 #include <map>
-#include <mutex>
-#include <thread>
 
 #include "floe/base/strings.h"
+#include "floe/base/thread_pool.h"
 #include "floe/iceberg/expression/binder.h"
 #include "floe/iceberg/expression/manifest_evaluator.h"
 #include "floe/iceberg/expression/metrics_evaluator.h"
@@ -65,35 +64,6 @@ class DeleteIndex {
   std::map<std::string, std::vector<IndexedDelete>> by_partition_;
 };
 
-// Runs `work(i)` for i in [0, n) on up to `threads` threads; the first error wins.
-Status ParallelFor(size_t n, int threads, const std::function<Status(size_t)>& work) {
-  if (n == 0) return Status::OK();
-  const size_t workers = std::max<size_t>(1, std::min<size_t>(n, static_cast<size_t>(std::max(threads, 1))));
-  std::mutex mutex;
-  size_t next = 0;
-  Status first_error;
-  auto run = [&]() {
-    while (true) {
-      size_t i;
-      {
-        std::lock_guard<std::mutex> lock(mutex);
-        if (next >= n || !first_error.ok()) return;
-        i = next++;
-      }
-      Status status = work(i);
-      if (!status.ok()) {
-        std::lock_guard<std::mutex> lock(mutex);
-        if (first_error.ok()) first_error = status;
-      }
-    }
-  };
-  std::vector<std::thread> pool;
-  for (size_t w = 1; w < workers; ++w) pool.emplace_back(run);
-  run();
-  for (auto& t : pool) t.join();
-  return first_error;
-}
-
 // spec (v1): a snapshot without a manifest list names its manifests in
 // `manifests`. They hold data files of the snapshot's table version, with
 // sequence number 0; the spec id is the one each manifest's metadata names
@@ -116,6 +86,7 @@ Result<std::vector<ManifestFile>> InlineManifests(FileIO& io, const Snapshot& sn
   }
   return manifests;
 }
+
 
 }  // namespace
 
@@ -258,7 +229,10 @@ Result<std::vector<FileScanTask>> TableScan::PlanFiles() {
   std::vector<std::vector<IndexedDelete>> deletes_by_manifest(to_read.size());
   std::vector<int64_t> live_by_manifest(to_read.size(), 0);
   std::vector<int64_t> skipped_by_manifest(to_read.size(), 0);
-  FLOE_RETURN_IF_ERROR(ParallelFor(to_read.size(), options_.threads, [&](size_t i) -> Status {
+  ParallelForOptions parallel;
+  parallel.max_parallelism = std::max(options_.threads, 1);
+  FLOE_RETURN_IF_ERROR(ParallelFor(static_cast<int64_t>(to_read.size()), [&](int64_t index) -> Status {
+    const size_t i = static_cast<size_t>(index);
     const ManifestFile& manifest = *to_read[i];
     const SpecFilters& f = filters.at(manifest.partition_spec_id);
     const PartitionSpec* spec = metadata_->PartitionSpecById(manifest.partition_spec_id);
@@ -291,7 +265,7 @@ Result<std::vector<FileScanTask>> TableScan::PlanFiles() {
       data_by_manifest[i].push_back(std::move(task));
     }
     return Status::OK();
-  }));
+  }, parallel));
 
   DeleteIndex deletes;
   for (auto& list : deletes_by_manifest) {

@@ -5,6 +5,7 @@
 #include "floe/base/strings.h"
 #include "floe/iceberg/manifest_list.h"
 #include "floe/iceberg/manifest_reader.h"
+#include "floe/iceberg/table_properties.h"
 
 namespace floe::iceberg {
 namespace {
@@ -14,12 +15,6 @@ int64_t PropertyOr(const std::map<std::string, std::string>& properties, const s
   int64_t value = 0;
   if (it == properties.end() || !ParseInt64(Trim(it->second), &value) || value < 0) return fallback;
   return value;
-}
-
-bool BoolPropertyOr(const std::map<std::string, std::string>& properties, const std::string& key, bool fallback) {
-  auto it = properties.find(key);
-  if (it == properties.end()) return fallback;
-  return EqualsIgnoreCase(Trim(it->second), "true");
 }
 
 }  // namespace
@@ -182,7 +177,7 @@ Result<std::vector<ManifestFile>> MergingSnapshotProducer::MergeManifests(const 
                                                                           int64_t snapshot_id,
                                                                           std::vector<ManifestFile> manifests) {
   const auto& properties = base.properties;
-  if (!BoolPropertyOr(properties, "commit.manifest-merge.enabled", true)) return manifests;
+  if (!BoolProperty(properties, "commit.manifest-merge.enabled", true)) return manifests;
   const int64_t min_count = PropertyOr(properties, "commit.manifest.min-count-to-merge", 100);
   const int64_t target_size = PropertyOr(properties, "commit.manifest.target-size-bytes", int64_t{8} << 20);
   // Group data manifests by spec, in list order; delete manifests stay as they are.
