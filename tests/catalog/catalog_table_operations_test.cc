@@ -3,6 +3,7 @@
 
 #include "floe/catalog/catalog_table_operations.h"
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <map>
@@ -39,7 +40,7 @@ class ScriptedStore : public MetadataPointerStore {
     std::lock_guard<std::mutex> lock(mutex_);
     if (!next_swap_.ok()) {
       Status status = next_swap_;
-      if (status.IsCommitStateUnknown()) pointers_[ident.ToString()] = location;  // it did happen
+      if (status.IsCommitStateUnknown() && next_swap_lands_) pointers_[ident.ToString()] = location;
       next_swap_ = Status::OK();
       return status;
     }
@@ -48,15 +49,18 @@ class ScriptedStore : public MetadataPointerStore {
     current = location;
     return Status::OK();
   }
-  void FailNextSwap(Status status) {
+  // The next swap answers `status`; a CommitStateUnknown swap happens when `lands`.
+  void FailNextSwap(Status status, bool lands = true) {
     std::lock_guard<std::mutex> lock(mutex_);
     next_swap_ = std::move(status);
+    next_swap_lands_ = lands;
   }
 
  private:
   std::mutex mutex_;
   std::map<std::string, std::string> pointers_;
   Status next_swap_;
+  bool next_swap_lands_ = true;
 };
 
 class CatalogTableOperationsTest : public ::testing::Test {
@@ -92,7 +96,7 @@ TEST_F(CatalogTableOperationsTest, CreateWritesVersionZeroAndRegistersIt) {
   EXPECT_EQ(MetadataFiles(), std::vector<std::string>{created_.metadata_location});
 }
 
-TEST_F(CatalogTableOperationsTest, ConflictRemovesTheNewFileUnknownKeepsIt) {
+TEST_F(CatalogTableOperationsTest, ConflictRemovesTheNewFileALostAnswerIsLookedUp) {
   iceberg::TableState next = ops_->Commit(created_, WithProperty(*created_.metadata, "a", "1")).value();
   EXPECT_EQ(iceberg::ParseMetadataFileVersion(next.metadata_location), 1);
 
@@ -104,13 +108,24 @@ TEST_F(CatalogTableOperationsTest, ConflictRemovesTheNewFileUnknownKeepsIt) {
   EXPECT_EQ(ops_->Commit(next, WithProperty(*next.metadata, "c", "1")).status().code(), StatusCode::kIOError);
   EXPECT_EQ(MetadataFiles().size(), 2u);
 
-  // The swap may have happened: the file must stay, as the store now names it.
+  // The swap happened but its answer was lost: the pointer tells, the
+  // commit succeeds and its file stays.
   store_->FailNextSwap(Status::CommitStateUnknown("lost the answer"));
-  auto unknown = ops_->Commit(next, WithProperty(*next.metadata, "d", "1"));
-  EXPECT_EQ(unknown.status().code(), StatusCode::kCommitStateUnknown);
+  auto landed = ops_->Commit(next, WithProperty(*next.metadata, "d", "1"));
+  ASSERT_TRUE(landed.ok()) << landed.status().ToString();
   EXPECT_EQ(MetadataFiles().size(), 3u);
   iceberg::TableState after = ops_->Refresh().value();
+  EXPECT_EQ(after.metadata_location, landed->metadata_location);
   EXPECT_EQ(after.metadata->properties.at("d"), "1");
+
+  // The request was lost: the pointer still names the base, so it is a
+  // conflict the caller may retry, and the file goes.
+  store_->FailNextSwap(Status::CommitStateUnknown("lost the request"), /*lands=*/false);
+  auto lost = ops_->Commit(after, WithProperty(*after.metadata, "e", "1"));
+  EXPECT_EQ(lost.status().code(), StatusCode::kCommitConflict) << lost.status().ToString();
+  EXPECT_THAT(lost.status().message(), ::testing::HasSubstr("did not land"));
+  EXPECT_EQ(MetadataFiles().size(), 3u);
+  EXPECT_EQ(ops_->Refresh().value().metadata_location, after.metadata_location);
 }
 
 TEST_F(CatalogTableOperationsTest, HonoursCompressionAndTheMetadataPath) {

@@ -1,10 +1,12 @@
 // CommitStateUnknown from the catalog's swap, for every kind of commit: the
 // swap happened but its answer was lost, or it did not happen and the
-// answer was lost. Either way the operation reports CommitStateUnknown
-// after exactly one swap (a retry could commit twice) and deletes nothing
-// (the files may be the table's now). Loaded afresh, the table is at the
-// new version in the first case and at the old one in the second, every
-// file it reaches exists, and a later commit builds on it normally.
+// answer was lost. The committer then asks the catalog: when it can read
+// the pointer, a landed commit succeeds (after exactly one swap) and a lost
+// one is retried like a lost race (a second swap); when the catalog stays
+// unreachable, the operation reports CommitStateUnknown after exactly one
+// swap and deletes nothing (the files may be the table's now). Loaded
+// afresh, the table is at the version the outcome says, every file it
+// reaches exists, and a later commit builds on it normally.
 
 #include <gtest/gtest.h>
 
@@ -33,16 +35,28 @@ struct Case {
   std::function<std::optional<Rows>(const Rows&)> rows;
 };
 
-class TableCommitStateUnknownTest : public ::testing::TestWithParam<Swap> {
+// How the first swap's answer is lost, and whether the catalog can be read
+// while the committer checks the outcome.
+struct LostAnswer {
+  Swap swap;
+  bool catalog_reachable;
+};
+
+void PrintTo(const LostAnswer& lost, std::ostream* os) {
+  *os << (lost.swap == Swap::kUnknownLanded ? "landed" : "lost")
+      << (lost.catalog_reachable ? ", catalog reachable" : ", catalog unreachable");
+}
+
+class TableCommitStateUnknownTest : public ::testing::TestWithParam<LostAnswer> {
  protected:
   // Sets up a table with three snapshots, runs `c` with its first swap
-  // answered by GetParam(), then checks.
+  // answered as GetParam() says, then checks.
   void RunCase(const Case& c) {
     SCOPED_TRACE(c.name);
     floe::testing::TempDir dir;
     auto catalog = OpenSqlCatalog(dir);
     ASSERT_NE(catalog, nullptr);
-    CreateRowsTable(*catalog);
+    CreateRowsTable(*catalog, {{"commit.status-check.min-wait-ms", "1"}});
     iceberg::Table plain(catalog->NewTableOps(Ident(kTableName)));
     std::map<int64_t, Rows> models;
     Rows model;
@@ -58,15 +72,25 @@ class TableCommitStateUnknownTest : public ::testing::TestWithParam<Swap> {
     const iceberg::TableState before = catalog->LoadTable(Ident(kTableName)).value();
 
     auto store = std::make_shared<HookedPointerStore>(catalog);
-    store->outcomes = {GetParam()};
+    store->outcomes = {GetParam().swap};
+    // The default check reads the pointer once and retries 3 times.
+    store->failed_loads_after_unknown = GetParam().catalog_reachable ? 0 : 4;
     auto io = NewLocalFileIO();
     auto table = TableThrough(store, io);
     const Status status = c.run(*table);
-    EXPECT_EQ(status.code(), StatusCode::kCommitStateUnknown) << status.ToString();
-    EXPECT_EQ(store->swaps(), 1) << "a lost answer must not be retried";
+    const bool first_swap_landed = GetParam().swap == Swap::kUnknownLanded;
+    bool landed = first_swap_landed;
+    if (GetParam().catalog_reachable) {
+      EXPECT_TRUE(status.ok()) << status.ToString();
+      EXPECT_EQ(store->swaps(), first_swap_landed ? 1 : 2) << "only a commit known to be lost is retried";
+      landed = true;
+    } else {
+      EXPECT_EQ(status.code(), StatusCode::kCommitStateUnknown) << status.ToString();
+      EXPECT_EQ(store->swaps(), 1) << "an unknown outcome must not be retried";
+      EXPECT_EQ(store->failed_loads(), 4);
+    }
 
     const iceberg::TableState after = catalog->LoadTable(Ident(kTableName)).value();
-    const bool landed = GetParam() == Swap::kUnknownLanded;
     EXPECT_EQ(after.metadata_location != before.metadata_location, landed);
     if (landed) {
       // Exactly one version more: one new snapshot at most, and its rows.
@@ -81,8 +105,8 @@ class TableCommitStateUnknownTest : public ::testing::TestWithParam<Swap> {
         it = after.metadata->SnapshotById(it->first) != nullptr ? std::next(it) : models.erase(it);
       }
     }
-    // What did not land may leave orphans; what landed keeps every file it reaches.
-    EXPECT_EQ(CheckTable(*catalog, models, /*allow_orphans=*/true, *io), "");
+    // An unknown outcome may leave orphans; a known one cleans up after itself.
+    EXPECT_EQ(CheckTable(*catalog, models, /*allow_orphans=*/!GetParam().catalog_reachable, *io), "");
     if (landed) {
       // Nothing the new version reaches was deleted: its files are all there
       // (CheckTable), and so is the old version's metadata file.
@@ -171,20 +195,23 @@ TEST_P(TableCommitStateUnknownTest, MetadataChanges) {
 }
 
 INSTANTIATE_TEST_SUITE_P(LostAnswers, TableCommitStateUnknownTest,
-                         ::testing::Values(Swap::kUnknownLanded, Swap::kUnknownNotLanded),
-                         [](const ::testing::TestParamInfo<Swap>& info) {
-                           return info.param == Swap::kUnknownLanded ? std::string("SwapLanded")
-                                                                     : std::string("SwapLost");
+                         ::testing::Values(LostAnswer{Swap::kUnknownLanded, true},
+                                           LostAnswer{Swap::kUnknownNotLanded, true},
+                                           LostAnswer{Swap::kUnknownLanded, false},
+                                           LostAnswer{Swap::kUnknownNotLanded, false}),
+                         [](const ::testing::TestParamInfo<LostAnswer>& info) {
+                           return std::string(info.param.swap == Swap::kUnknownLanded ? "SwapLanded" : "SwapLost") +
+                                  (info.param.catalog_reachable ? "" : "CatalogUnreachable");
                          });
 
 // A lost answer on a retry: the first swap loses a race, the second lands
-// but its answer is lost. The retry's files stay, the first attempt's are
+// but its answer is lost and the catalog cannot be read. The retry's files stay, the first attempt's are
 // cleaned up, and the concurrent commit and the operation are both in.
 TEST(TableCommitStateUnknownRetryTest, LostAnswerOnTheRetryKeepsTheLandedFiles) {
   floe::testing::TempDir dir;
   auto catalog = OpenSqlCatalog(dir);
   ASSERT_NE(catalog, nullptr);
-  CreateRowsTable(*catalog);
+  CreateRowsTable(*catalog, {{"commit.status-check.min-wait-ms", "1"}});
   iceberg::Table plain(catalog->NewTableOps(Ident(kTableName)));
   const Rows first = MakeRows(0, 4, {"a", "b"});
   auto base = plain.Append(SourceFor(plain, first).value());
@@ -193,6 +220,7 @@ TEST(TableCommitStateUnknownRetryTest, LostAnswerOnTheRetryKeepsTheLandedFiles) 
 
   auto store = std::make_shared<HookedPointerStore>(catalog);
   store->outcomes = {Swap::kNormal, Swap::kUnknownLanded};
+  store->failed_loads_after_unknown = 4;  // the outcome stays unknown
   const Rows concurrent = MakeRows(100, 2, {"c"});
   store->before_swap = [&](int swap) {
     if (swap != 0) return;

@@ -299,10 +299,19 @@ class HookedPointerStore final : public MetadataPointerStore {
 
   std::function<void(int swap)> before_swap;
   std::vector<Swap> outcomes;  // by swap index; kNormal beyond
+  // After a swap answered CommitStateUnknown, this many pointer reads fail
+  // (the catalog is unreachable while the committer checks the outcome).
+  int failed_loads_after_unknown = 0;
 
   int swaps() const { return swaps_; }
+  int failed_loads() const { return failed_loads_; }
 
   Result<std::string> LoadMetadataLocation(const TableIdentifier& ident) override {
+    if (pending_failed_loads_ > 0) {
+      --pending_failed_loads_;
+      ++failed_loads_;
+      return Status::IOError("injected: the catalog is unreachable");
+    }
     return base_->LoadMetadataLocation(ident);
   }
   Status CreateMetadataLocation(const TableIdentifier& ident, const std::string& location) override {
@@ -314,15 +323,23 @@ class HookedPointerStore final : public MetadataPointerStore {
     if (before_swap) before_swap(index);
     const Swap outcome =
         static_cast<size_t>(index) < outcomes.size() ? outcomes[static_cast<size_t>(index)] : Swap::kNormal;
-    if (outcome == Swap::kUnknownNotLanded) return Status::CommitStateUnknown("injected: the swap was lost");
+    if (outcome == Swap::kUnknownNotLanded) {
+      pending_failed_loads_ = failed_loads_after_unknown;
+      return Status::CommitStateUnknown("injected: the swap was lost");
+    }
     FLOE_RETURN_IF_ERROR(base_->SwapMetadataLocation(ident, expected, location));
-    if (outcome == Swap::kUnknownLanded) return Status::CommitStateUnknown("injected: the swap's answer was lost");
+    if (outcome == Swap::kUnknownLanded) {
+      pending_failed_loads_ = failed_loads_after_unknown;
+      return Status::CommitStateUnknown("injected: the swap's answer was lost");
+    }
     return Status::OK();
   }
 
  private:
   std::shared_ptr<SqlCatalog> base_;
   std::atomic<int> swaps_{0};
+  std::atomic<int> pending_failed_loads_{0};
+  std::atomic<int> failed_loads_{0};
 };
 
 // Table db.t with its pointer kept through `store`.

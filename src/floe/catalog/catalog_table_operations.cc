@@ -1,9 +1,14 @@
 #include "floe/catalog/catalog_table_operations.h"
 
+#include <algorithm>
+#include <chrono>
+#include <thread>
+
 #include "floe/base/logging.h"
 #include "floe/base/strings.h"
 #include "floe/iceberg/metadata_io.h"
 #include "floe/iceberg/metadata_location.h"
+#include "floe/iceberg/table_properties.h"
 
 namespace floe::catalog {
 
@@ -52,13 +57,27 @@ Result<iceberg::TableState> CatalogTableOperations::Commit(const iceberg::TableS
 
   Status swapped = create ? store_->CreateMetadataLocation(ident_, location)
                           : store_->SwapMetadataLocation(ident_, base.metadata_location, location);
+  if (swapped.IsCommitStateUnknown()) {
+    switch (CheckCommitStatus(base, location, published)) {
+      case Outcome::kLanded:
+        FLOE_LOG(kInfo) << "table " << ident_.ToString() << ": the commit's answer was lost, but it landed ("
+                        << swapped.message() << ")";
+        swapped = Status::OK();
+        break;
+      case Outcome::kNotLanded:
+        swapped = Status::CommitConflict(StrCat("table ", ident_.ToString(),
+                                                ": the commit did not land (its answer was lost: ", swapped.message(),
+                                                ")"));
+        break;
+      case Outcome::kUnknown:
+        // The file may be the table's current metadata now: keep it.
+        return swapped;
+    }
+  }
   if (!swapped.ok()) {
-    // Unknown outcome: the file may be the table's current metadata now.
-    if (!swapped.IsCommitStateUnknown()) {
-      Status removed = io_->Delete(location);
-      if (!removed.ok()) {
-        FLOE_LOG(kWarning) << "table " << ident_.ToString() << ": " << removed.ToString();
-      }
+    Status removed = io_->Delete(location);
+    if (!removed.ok()) {
+      FLOE_LOG(kWarning) << "table " << ident_.ToString() << ": " << removed.ToString();
     }
     return swapped;
   }
@@ -71,6 +90,50 @@ Result<iceberg::TableState> CatalogTableOperations::Commit(const iceberg::TableS
     }
   }
   return iceberg::TableState{std::move(location), std::make_shared<const iceberg::TableMetadata>(std::move(published))};
+}
+
+CatalogTableOperations::Outcome CatalogTableOperations::CheckCommitStatus(const iceberg::TableState& base,
+                                                                         const std::string& location,
+                                                                         const iceberg::TableMetadata& published) {
+  const auto& properties = published.properties;
+  const int retries = iceberg::IntProperty(properties, iceberg::kCommitStatusCheckNumRetries,
+                                           iceberg::kCommitStatusCheckNumRetriesDefault)
+                          .value_or(iceberg::kCommitStatusCheckNumRetriesDefault);
+  int64_t wait_ms = iceberg::IntProperty(properties, iceberg::kCommitStatusCheckMinWaitMs,
+                                         iceberg::kCommitStatusCheckMinWaitMsDefault)
+                        .value_or(iceberg::kCommitStatusCheckMinWaitMsDefault);
+  const int64_t max_wait_ms = iceberg::IntProperty(properties, iceberg::kCommitStatusCheckMaxWaitMs,
+                                                   iceberg::kCommitStatusCheckMaxWaitMsDefault)
+                                  .value_or(iceberg::kCommitStatusCheckMaxWaitMsDefault);
+  for (int attempt = 0;; ++attempt) {
+    auto current = store_->LoadMetadataLocation(ident_);
+    if (current.ok() && *current == location) return Outcome::kLanded;
+    if (current.ok()) {
+      // A later commit may already have built on this one: then the current
+      // file lists ours in its metadata log.
+      auto metadata = iceberg::ReadTableMetadata(*io_, *current);
+      if (metadata.ok()) {
+        for (const auto& entry : metadata->metadata_log) {
+          if (entry.metadata_file == location) return Outcome::kLanded;
+        }
+        // The log may be trimmed: a snapshot this commit added (ids are
+        // random, no other writer picks the same) also proves it landed.
+        for (const auto& snapshot : published.snapshots) {
+          const bool added = base.metadata == nullptr || base.metadata->SnapshotById(snapshot.snapshot_id) == nullptr;
+          if (added && metadata->SnapshotById(snapshot.snapshot_id) != nullptr) return Outcome::kLanded;
+        }
+        return Outcome::kNotLanded;
+      }
+      current = metadata.status();
+    } else if (current.status().IsNotFound()) {
+      return Outcome::kNotLanded;  // a create that did not happen, or a table dropped since
+    }
+    FLOE_LOG(kWarning) << "table " << ident_.ToString() << ": checking whether a commit landed: "
+                       << current.status().ToString();
+    if (attempt >= retries) return Outcome::kUnknown;
+    std::this_thread::sleep_for(std::chrono::milliseconds(wait_ms));
+    wait_ms = std::min(wait_ms * 2, max_wait_ms);
+  }
 }
 
 }  // namespace floe::catalog

@@ -63,6 +63,17 @@ class CatalogTableOperations : public iceberg::TableOperations {
   // swap, with write.metadata.delete-after-commit.enabled, deletes the
   // metadata files that fell out of the log (failures there are ignored: the
   // commit already happened). `updated` must not carry base's log entry.
+  //
+  // When the swap's answer is lost (CommitStateUnknown from the store), the
+  // outcome is learnt from the catalog, as Java's checkCommitStatus does: the
+  // first read of the pointer that succeeds decides. The commit landed when
+  // the pointer names the new file or a later metadata file lists it in its
+  // log or holds a snapshot this commit added — then Commit succeeds; otherwise it did not land — the file is
+  // deleted and Commit fails with CommitConflict, so the operation reloads
+  // and retries. Only when every read fails (commit.status-check.num-retries,
+  // default 3, waits commit.status-check.min-wait-ms 1 s doubling to
+  // max-wait-ms 60 s) does CommitStateUnknown reach the caller, with every
+  // file kept.
   Result<iceberg::TableState> Commit(const iceberg::TableState& base, const iceberg::TableMetadata& updated) override;
 
   FileIO& io() override { return *io_; }
@@ -70,6 +81,11 @@ class CatalogTableOperations : public iceberg::TableOperations {
   const TableIdentifier& identifier() const { return ident_; }
 
  private:
+  enum class Outcome { kLanded, kNotLanded, kUnknown };
+  // Whether the commit of `published` (at `location`, on `base`) landed (see Commit).
+  Outcome CheckCommitStatus(const iceberg::TableState& base, const std::string& location,
+                            const iceberg::TableMetadata& published);
+
   std::shared_ptr<MetadataPointerStore> store_;
   TableIdentifier ident_;
   std::shared_ptr<FileIO> io_;

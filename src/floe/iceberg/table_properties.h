@@ -29,6 +29,15 @@ inline constexpr int32_t kMetadataPreviousVersionsMaxDefault = 100;
 // The Parquet codec of new data files; new tables get zstd, as Java's do.
 inline constexpr std::string_view kParquetCompression = "write.parquet.compression-codec";
 inline constexpr std::string_view kParquetCompressionNewTableDefault = "zstd";
+// How a commit whose answer was lost learns its outcome (Java's
+// commit.status-check.*): reads of the catalog that fail are retried this many
+// times, waiting from min-wait doubling up to max-wait.
+inline constexpr std::string_view kCommitStatusCheckNumRetries = "commit.status-check.num-retries";
+inline constexpr int32_t kCommitStatusCheckNumRetriesDefault = 3;
+inline constexpr std::string_view kCommitStatusCheckMinWaitMs = "commit.status-check.min-wait-ms";
+inline constexpr int32_t kCommitStatusCheckMinWaitMsDefault = 1000;
+inline constexpr std::string_view kCommitStatusCheckMaxWaitMs = "commit.status-check.max-wait-ms";
+inline constexpr int32_t kCommitStatusCheckMaxWaitMsDefault = 60'000;
 // Asks for a format version at create time; never stored (reserved).
 inline constexpr std::string_view kFormatVersionProperty = "format-version";
 
