@@ -38,7 +38,7 @@ TEST(FileIORegistryTest, UnknownAndUnbuiltSchemesAreClearErrors) {
 
 TEST(FileIORegistryTest, RegisteredFactoryServesItsScheme) {
   auto store = NewMemoryFileIO();
-  RegisterFileIOScheme("testfs", [store](std::string_view) -> Result<std::shared_ptr<FileIO>> { return store; });
+  RegisterFileIOScheme("testfs", [store](std::string_view, const FileIOProperties&) -> Result<std::shared_ptr<FileIO>> { return store; });
   auto io = FileIOForLocation("testfs://x/y");
   ASSERT_TRUE(io.ok());
   EXPECT_EQ(io->get(), store.get());

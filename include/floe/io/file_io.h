@@ -18,6 +18,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <span>
 #include <string>
@@ -170,17 +171,28 @@ std::shared_ptr<FileIO> NewLocalFileIO();
 // A FileIO holding objects in process memory, keyed by the full location.
 std::shared_ptr<FileIO> NewMemoryFileIO();
 
-// Builds a FileIO for a location's scheme (e.g. "s3"), registered by the
+// Storage settings by the names PyIceberg and Iceberg Java use in catalog
+// and table properties (s3.endpoint, s3.access-key-id, client.region, ...).
+using FileIOProperties = std::map<std::string, std::string>;
+
+// Whether a catalog or table property configures storage ("s3.*", "client.*"),
+// so that a table setting one needs a FileIO of its own.
+bool IsFileIOProperty(std::string_view key);
+
+// Builds a FileIO for a location's scheme (e.g. "s3") and the storage
+// properties given (empty: the environment's defaults), registered by the
 // module that implements it.
-using FileIOFactory = std::function<Result<std::shared_ptr<FileIO>>(std::string_view location)>;
+using FileIOFactory =
+    std::function<Result<std::shared_ptr<FileIO>>(std::string_view location, const FileIOProperties& properties)>;
 // Registers or replaces the factory for `scheme`. Thread-safe.
 void RegisterFileIOScheme(std::string scheme, FileIOFactory factory);
 
 // The FileIO serving `location`: local disk for plain paths and file:,
-// one process-wide memory store for mem:, a registered factory otherwise.
-// InvalidArgument for an unknown scheme, Unsupported for a known one that is
-// not built in.
-Result<std::shared_ptr<FileIO>> FileIOForLocation(std::string_view location);
+// one process-wide memory store for mem:, a registered factory otherwise,
+// which is given `properties` (local disk and memory take none).
+// InvalidArgument for an unknown scheme or a malformed property, Unsupported
+// for a known scheme that is not built in.
+Result<std::shared_ptr<FileIO>> FileIOForLocation(std::string_view location, const FileIOProperties& properties = {});
 
 // The scheme of a location ("file", "mem", "s3"), or "" for a plain path.
 std::string_view LocationScheme(std::string_view location);

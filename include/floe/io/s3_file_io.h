@@ -8,6 +8,10 @@
 // s3.max-parallel-reads in flight), written with one PUT up to the part size
 // and with a multipart upload beyond it (parts uploaded in parallel, the
 // upload aborted on failure), and put-if-absent is `If-None-Match: *`.
+// Beyond one part, put-if-absent is a HEAD check and a conditional
+// CompleteMultipartUpload: atomic on AWS S3, not on Ceph RGW, which ignores
+// the condition on Complete (decision 0013); commit-critical metadata files
+// are far below the part size and take the single PUT, atomic everywhere.
 //
 // Thread safety: as FileIO (every method may be called concurrently).
 
@@ -24,10 +28,12 @@ namespace floe {
 
 // A FileIO for every bucket reachable with this configuration.
 // InvalidArgument naming the property when a value is malformed.
-Result<std::shared_ptr<FileIO>> NewS3FileIO(const std::map<std::string, std::string>& properties = {});
+Result<std::shared_ptr<FileIO>> NewS3FileIO(const FileIOProperties& properties = {});
 
 // The factory FileIOForLocation() uses for s3:// and s3a://: one FileIO per
-// distinct configuration from the environment, shared by the process.
-Result<std::shared_ptr<FileIO>> S3FileIOForLocation(std::string_view location);
+// distinct configuration (`properties` over the environment, as
+// NewS3FileIO), shared by the process. InvalidArgument for a location that
+// is not s3:// or s3a:// and for a malformed property.
+Result<std::shared_ptr<FileIO>> S3FileIOForLocation(std::string_view location, const FileIOProperties& properties = {});
 
 }  // namespace floe

@@ -12,8 +12,12 @@
 
 #pragma once
 
+#include <atomic>
+#include <functional>
 #include <memory>
+#include <mutex>
 #include <string>
+#include <vector>
 
 #include "floe/base/result.h"
 #include "floe/catalog/catalog.h"
@@ -43,10 +47,29 @@ class MetadataPointerStore {
                                       const std::string& metadata_location) = 0;
 };
 
+// The FileIO of a table whose properties configure storage (s3.endpoint,
+// s3.access-key-id, client.region, ...: IsFileIOProperty), given the table's
+// location and those properties; tables without such properties use the
+// catalog's FileIO. Errors (a malformed property) fail the operation that
+// needed the FileIO. Must be thread-safe.
+using TableFileIOResolver =
+    std::function<Result<std::shared_ptr<FileIO>>(const std::string& location, const FileIOProperties& properties)>;
+
+// The resolver PyIceberg's behaviour asks for: the table's storage
+// properties over `catalog_properties`, resolved by FileIOForLocation, then
+// passed through `wrap` (e.g. request tracing) when one is given.
+TableFileIOResolver TableFileIOFromProperties(
+    FileIOProperties catalog_properties,
+    std::function<std::shared_ptr<FileIO>(std::shared_ptr<FileIO>)> wrap = nullptr);
+
 class CatalogTableOperations : public iceberg::TableOperations {
  public:
+  // `io` reads the metadata file the pointer names (the table's properties
+  // are not known before it is read) and serves every request of a table
+  // without storage properties; with `table_io`, a table that has some is
+  // served by the FileIO it resolves, metadata writes included (as PyIceberg).
   CatalogTableOperations(std::shared_ptr<MetadataPointerStore> store, TableIdentifier ident,
-                         std::shared_ptr<FileIO> io);
+                         std::shared_ptr<FileIO> io, TableFileIOResolver table_io = nullptr);
 
   // NotFound when the table does not exist (or its metadata file is gone);
   // InvalidArgument for a malformed identifier; the file's errors otherwise.
@@ -76,7 +99,9 @@ class CatalogTableOperations : public iceberg::TableOperations {
   // file kept.
   Result<iceberg::TableState> Commit(const iceberg::TableState& base, const iceberg::TableMetadata& updated) override;
 
-  FileIO& io() override { return *io_; }
+  // The FileIO for the table as last refreshed or committed (see the
+  // constructor). The reference stays valid as long as this object.
+  FileIO& io() override { return *current_io_.load(); }
   std::string name() const override { return ident_.ToString(); }
   const TableIdentifier& identifier() const { return ident_; }
 
@@ -85,10 +110,17 @@ class CatalogTableOperations : public iceberg::TableOperations {
   // Whether the commit of `published` (at `location`, on `base`) landed (see Commit).
   Outcome CheckCommitStatus(const iceberg::TableState& base, const std::string& location,
                             const iceberg::TableMetadata& published);
+  // Points io() at the FileIO that `metadata`'s storage properties ask for.
+  Status UseFileIOFor(const iceberg::TableMetadata& metadata);
 
   std::shared_ptr<MetadataPointerStore> store_;
   TableIdentifier ident_;
   std::shared_ptr<FileIO> io_;
+  TableFileIOResolver table_io_resolver_;
+  std::atomic<FileIO*> current_io_;
+  std::mutex mutex_;
+  FileIOProperties current_io_properties_;            // guarded by mutex_
+  std::vector<std::shared_ptr<FileIO>> table_ios_;    // guarded by mutex_; kept so io() references stay valid
 };
 
 }  // namespace floe::catalog

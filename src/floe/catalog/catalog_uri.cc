@@ -35,7 +35,8 @@ std::string CatalogUriScheme(std::string_view uri) {
 }
 
 Result<std::shared_ptr<Catalog>> OpenCatalog(std::string_view uri, std::string_view warehouse,
-                                             std::shared_ptr<FileIO> io, std::string catalog_name) {
+                                             std::shared_ptr<FileIO> io, std::string catalog_name,
+                                             TableFileIOResolver table_io) {
   const std::string scheme = CatalogUriScheme(uri);
   if (scheme == "postgresql" || scheme == "postgres" || scheme == "http" || scheme == "https") {
     return Status::Unsupported(StrCat("catalog scheme ", scheme, " is not supported yet"));
@@ -52,6 +53,14 @@ Result<std::shared_ptr<Catalog>> OpenCatalog(std::string_view uri, std::string_v
   if (LocationScheme(warehouse).empty()) {
     warehouse_location = std::filesystem::absolute(std::filesystem::path(warehouse)).lexically_normal().string();
   }
+  const std::string_view path_scheme = LocationScheme(path);
+  if (!path_scheme.empty() && path_scheme != "file" && path_scheme != "mem") {
+    // The default catalog of an s3:// warehouse lands here.
+    return Status::InvalidArgument(StrCat("catalog database ", Quote(path),
+                                          " is not on the local disk: SQLite needs a local file; give --catalog "
+                                          "sqlite:<local path> (the warehouse may stay on ",
+                                          path_scheme, "://)"));
+  }
   if (path != ":memory:") {
     // SQLite creates the file but not its folder (the default catalog sits
     // inside a warehouse that may not exist yet).
@@ -67,6 +76,7 @@ Result<std::shared_ptr<Catalog>> OpenCatalog(std::string_view uri, std::string_v
   options.database_path = std::move(path);
   options.warehouse = std::move(warehouse_location);
   options.catalog_name = std::move(catalog_name);
+  options.table_io = std::move(table_io);
   FLOE_ASSIGN_OR_RETURN(std::shared_ptr<SqlCatalog> catalog, SqlCatalog::Open(std::move(options), std::move(io)));
   return std::shared_ptr<Catalog>(std::move(catalog));
 }

@@ -17,6 +17,7 @@
 
 #include "floe/base/result.h"
 #include "floe/catalog/catalog.h"
+#include "floe/catalog/catalog_table_operations.h"
 #include "floe/io/file_io.h"
 
 namespace floe::catalog {
@@ -26,12 +27,14 @@ std::string CatalogUriScheme(std::string_view uri);
 
 // Opens the catalog `uri` names, with table locations under `warehouse` (a
 // relative local path is made absolute, so metadata never holds relative
-// locations) and files read and written through `io`.
+// locations) and files read and written through `io` (and, for tables
+// whose properties configure storage, the FileIO `table_io` resolves).
 //   Unsupported "catalog scheme postgresql is not supported yet" for schemes
 //     floe knows but does not serve yet (postgresql, http, https);
 //   InvalidArgument for an unknown scheme or an empty path or warehouse;
 //   the catalog's own errors (SqlCatalog::Open).
 Result<std::shared_ptr<Catalog>> OpenCatalog(std::string_view uri, std::string_view warehouse,
-                                             std::shared_ptr<FileIO> io, std::string catalog_name = "floe");
+                                             std::shared_ptr<FileIO> io, std::string catalog_name = "floe",
+                                             TableFileIOResolver table_io = nullptr);
 
 }  // namespace floe::catalog

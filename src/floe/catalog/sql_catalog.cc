@@ -433,14 +433,17 @@ Result<iceberg::TableState> SqlCatalog::LoadTable(const TableIdentifier& ident) 
 Status SqlCatalog::DropTable(const TableIdentifier& ident, bool purge) {
   FLOE_RETURN_IF_ERROR(ident.Validate());
   std::optional<iceberg::TableState> last;
+  // Files are purged through the table's own FileIO (its storage properties).
+  std::shared_ptr<iceberg::TableOperations> ops;
   if (purge) {
-    FLOE_ASSIGN_OR_RETURN(std::string location, LoadMetadataLocation(ident));
-    auto metadata = iceberg::ReadTableMetadata(*io_, location);
-    if (metadata.ok()) {
-      last = iceberg::TableState{location, std::make_shared<const iceberg::TableMetadata>(std::move(*metadata))};
+    FLOE_RETURN_IF_ERROR(LoadMetadataLocation(ident).status());
+    ops = NewTableOps(ident);
+    auto state = ops->Refresh();
+    if (state.ok()) {
+      last = std::move(*state);
     } else {
       // As Java: a table whose metadata cannot be read is still dropped.
-      FLOE_LOG(kWarning) << "dropping " << ident.ToString() << " without purge: " << metadata.status().ToString();
+      FLOE_LOG(kWarning) << "dropping " << ident.ToString() << " without purge: " << state.status().ToString();
     }
   }
   {
@@ -454,7 +457,7 @@ Status SqlCatalog::DropTable(const TableIdentifier& ident, bool purge) {
     if (db->changes() == 0) return Status::NotFound(TableNotFoundMessage(ident));
   }
   if (!last) return Status::OK();
-  return PurgeTableFiles(*io_, last->metadata_location, *last->metadata)
+  return PurgeTableFiles(ops->io(), last->metadata_location, *last->metadata)
       .WithContext(StrCat("table ", ident.ToString(), " was dropped, but purging its files failed"));
 }
 
@@ -520,7 +523,7 @@ Result<iceberg::TableState> SqlCatalog::CommitTable(const TableIdentifier& ident
 }
 
 std::shared_ptr<iceberg::TableOperations> SqlCatalog::NewTableOps(const TableIdentifier& ident) {
-  return std::make_shared<CatalogTableOperations>(shared_from_this(), ident, io_);
+  return std::make_shared<CatalogTableOperations>(shared_from_this(), ident, io_, options_.table_io);
 }
 
 }  // namespace floe::catalog

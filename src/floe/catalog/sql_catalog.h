@@ -41,6 +41,9 @@ struct SqlCatalogOptions {
   // <that>/<table>). A trailing '/' is dropped.
   std::string warehouse;
   std::string catalog_name = "floe";
+  // The FileIO of tables whose properties configure storage (see
+  // CatalogTableOperations); unset: every table uses the catalog's FileIO.
+  TableFileIOResolver table_io{};
   int busy_timeout_ms = 30'000;
   size_t max_connections = 4;
 };

@@ -4,6 +4,8 @@
 
 #include <cstdlib>
 #include <iostream>
+#include <string>
+#include <vector>
 
 #include "floe/base/logging.h"
 #include "floe/base/strings.h"
@@ -51,6 +53,9 @@ int Main(int argc, char** argv) {
       app.add_option("--warehouse", options.warehouse, "Warehouse location: path, file: or mem: (env FLOE_WAREHOUSE)");
   CLI::Option* catalog_opt =
       app.add_option("--catalog", catalog, "Catalog URI, default sqlite:<warehouse>/catalog.db (env FLOE_CATALOG)");
+  std::vector<std::string> catalog_properties;
+  app.add_option("--catalog-property", catalog_properties,
+                 "k=v catalog configuration, e.g. s3.endpoint=http://127.0.0.1:9000 (repeatable)");
   app.add_option("--format", options.format, "Result output format")
       ->check(CLI::IsMember({"table", "csv", "json", "jsonl"}));
   app.add_flag("--trace-io", options.trace_io, "Print every storage request and the totals after the command");
@@ -85,6 +90,14 @@ int Main(int argc, char** argv) {
       return 1;
     }
     SetLogLevel(*level);
+  }
+  for (const std::string& kv : catalog_properties) {
+    const size_t eq = kv.find('=');
+    if (eq == std::string::npos || eq == 0) {
+      std::cerr << "floe: InvalidArgument: --catalog-property " << Quote(kv) << ": expected k=v\n";
+      return 1;
+    }
+    options.catalog_properties[kv.substr(0, eq)] = kv.substr(eq + 1);
   }
   options.warehouse_source = Resolve(warehouse_opt, "FLOE_WAREHOUSE", options.warehouse);
   options.catalog_source = Resolve(catalog_opt, "FLOE_CATALOG", catalog);

@@ -18,10 +18,17 @@ std::string_view OptionSourceName(OptionSource source) {
 CommandContext::CommandContext(GlobalOptions options, std::ostream& out, std::ostream& err)
     : options_(std::move(options)), out_(out), err_(err) {}
 
-Result<std::shared_ptr<FileIO>> CommandContext::FileIOFor(std::string_view location) {
-  FLOE_ASSIGN_OR_RETURN(auto io, FileIOForLocation(location));
+Result<std::shared_ptr<FileIO>> CommandContext::FileIOFor(std::string_view location,
+                                                          const FileIOProperties& table_properties) {
+  FileIOProperties properties = options_.catalog_properties;
+  for (const auto& [key, value] : table_properties) properties[key] = value;
+  FLOE_ASSIGN_OR_RETURN(auto io, FileIOForLocation(location, properties));
+  return Traced(std::move(io));
+}
+
+std::shared_ptr<FileIO> CommandContext::Traced(std::shared_ptr<FileIO> io) {
   if (!options_.trace_io) return io;
-  return std::shared_ptr<FileIO>(std::make_shared<TracingFileIO>(std::move(io), trace_));
+  return std::make_shared<TracingFileIO>(std::move(io), trace_);
 }
 
 CLI::App* CommandSet::Add(CLI::App& parent, const std::string& name, const std::string& description,

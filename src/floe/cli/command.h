@@ -29,6 +29,9 @@ struct GlobalOptions {
   OptionSource warehouse_source = OptionSource::kDefault;
   std::string catalog;  // resolved: sqlite:<warehouse>/catalog.db unless given
   OptionSource catalog_source = OptionSource::kDefault;
+  // --catalog-property k=v: catalog configuration, as PyIceberg's and
+  // Java's catalog properties (the storage ones: s3.endpoint, ...).
+  FileIOProperties catalog_properties;
   std::string format = "table";  // table | csv | json | jsonl
   bool trace_io = false;
 };
@@ -41,9 +44,13 @@ class CommandContext {
   std::ostream& out() { return out_; }
   std::ostream& err() { return err_; }
 
-  // The FileIO serving `location`, wrapped in request tracing when --trace-io
-  // is on. Errors as FileIOForLocation.
-  Result<std::shared_ptr<FileIO>> FileIOFor(std::string_view location);
+  // The FileIO serving `location` with the catalog properties (and
+  // `table_properties` over them), wrapped in request tracing when
+  // --trace-io is on. Errors as FileIOForLocation.
+  Result<std::shared_ptr<FileIO>> FileIOFor(std::string_view location, const FileIOProperties& table_properties = {});
+
+  // `io` wrapped in request tracing when --trace-io is on.
+  std::shared_ptr<FileIO> Traced(std::shared_ptr<FileIO> io);
 
   // The recorded requests (empty unless --trace-io).
   const std::shared_ptr<IoTrace>& trace() const { return trace_; }

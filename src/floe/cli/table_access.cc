@@ -10,7 +10,11 @@ namespace floe::cli {
 
 Result<std::shared_ptr<catalog::Catalog>> OpenCatalogFor(CommandContext& ctx) {
   FLOE_ASSIGN_OR_RETURN(auto io, ctx.FileIOFor(ctx.options().warehouse));
-  return catalog::OpenCatalog(ctx.options().catalog, ctx.options().warehouse, std::move(io));
+  // Tables with storage properties of their own get a FileIO for them, traced too.
+  auto table_io = catalog::TableFileIOFromProperties(
+      ctx.options().catalog_properties, [&ctx](std::shared_ptr<FileIO> io) { return ctx.Traced(std::move(io)); });
+  return catalog::OpenCatalog(ctx.options().catalog, ctx.options().warehouse, std::move(io), "floe",
+                              std::move(table_io));
 }
 
 Result<OpenedTable> OpenTableFor(CommandContext& ctx, const std::string& name) {

@@ -197,13 +197,15 @@ void RegisterBuiltInSchemes() {
 
 }  // namespace
 
+bool IsFileIOProperty(std::string_view key) { return StartsWith(key, "s3.") || StartsWith(key, "client."); }
+
 void RegisterFileIOScheme(std::string scheme, FileIOFactory factory) {
   auto& reg = Registry();
   std::lock_guard lock(reg.mutex);
   reg.factories[std::move(scheme)] = std::move(factory);
 }
 
-Result<std::shared_ptr<FileIO>> FileIOForLocation(std::string_view location) {
+Result<std::shared_ptr<FileIO>> FileIOForLocation(std::string_view location, const FileIOProperties& properties) {
   const std::string_view scheme = LocationScheme(location);
   if (scheme.empty() || scheme == "file") {
     static const std::shared_ptr<FileIO> local = NewLocalFileIO();
@@ -222,7 +224,7 @@ Result<std::shared_ptr<FileIO>> FileIOForLocation(std::string_view location) {
     if (it != reg.factories.end()) factory = it->second;
   }
   // Called outside the lock: a factory may itself resolve locations.
-  if (factory) return factory(location);
+  if (factory) return factory(location, properties);
   if (scheme == "gs" || scheme == "abfs" || scheme == "abfss") {
     return Status::Unsupported(StrCat("storage scheme '", scheme, "' of location ", Quote(location),
                                       " is not available in this build"));

@@ -330,22 +330,27 @@ std::shared_ptr<FileIO> NewS3FileIOWithClient(std::shared_ptr<S3Client> client) 
   return std::make_shared<S3FileIO>(std::move(client));
 }
 
-Result<std::shared_ptr<FileIO>> NewS3FileIO(const std::map<std::string, std::string>& properties) {
+Result<std::shared_ptr<FileIO>> NewS3FileIO(const FileIOProperties& properties) {
   FLOE_ASSIGN_OR_RETURN(S3Config config, ResolveS3Config(properties));
   FLOE_ASSIGN_OR_RETURN(auto client, S3Client::Make(std::move(config)));
   return NewS3FileIOWithClient(std::move(client));
 }
 
-Result<std::shared_ptr<FileIO>> S3FileIOForLocation(std::string_view location) {
+Result<std::shared_ptr<FileIO>> S3FileIOForLocation(std::string_view location, const FileIOProperties& properties) {
   FLOE_ASSIGN_OR_RETURN(S3Location loc, ParseS3Location(location));
   (void)loc;
-  FLOE_ASSIGN_OR_RETURN(S3Config config, ResolveS3Config({}));
+  FLOE_ASSIGN_OR_RETURN(S3Config config, ResolveS3Config(properties));
   // The environment rarely changes within a process; when it does (tests),
-  // a new configuration gets its own client instead of a stale one.
-  const std::string key =
+  // a new configuration gets its own client instead of a stale one. The
+  // properties are part of the key since they also carry the tuning
+  // settings (part size, timeouts) the resolved fields below leave out.
+  std::string key =
       StrCat(config.endpoint, "\n", config.region, "\n", config.credentials.access_key_id, "\n",
              Sha256Hex(config.credentials.secret_access_key), "\n", Sha256Hex(config.credentials.session_token), "\n",
              config.path_style.has_value() ? (*config.path_style ? "path" : "virtual") : "auto");
+  for (const auto& [name, value] : properties) {
+    if (IsFileIOProperty(name)) key += StrCat("\n", name, "=", Sha256Hex(value));
+  }
   static std::mutex mutex;
   static auto* cache = new std::map<std::string, std::shared_ptr<FileIO>>();
   std::lock_guard lock(mutex);
