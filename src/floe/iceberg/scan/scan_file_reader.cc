@@ -42,8 +42,8 @@ bool IsAlwaysTrue(const ExpressionPtr& e) { return e == nullptr || e->op() == Op
 
 std::string RowKey(const std::vector<std::pair<Array, TypePtr>>& columns, int64_t row) {
   std::string key;
-  for (const auto& [array, type] : columns) {
-    const auto value = LiteralAt(array, row, type);
+  for (const auto& column : columns) {
+    const auto value = LiteralAt(column.first, row);
     if (!value.has_value()) {
       key.push_back('\0');
       continue;
