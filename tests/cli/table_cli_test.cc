@@ -131,8 +131,11 @@ TEST_F(TableCliTest, ScanFromSnapshotReadsOnlyTheRowsAppendedSince) {
   // The snapshots, oldest first: one line each after the header.
   const std::string listed = Ok({"--format", "csv", "table", "snapshots", "shop.t"});
   std::vector<std::string> ids;
-  for (size_t start = listed.find('\n') + 1; start < listed.size(); start = listed.find('\n', start) + 1) {
+  for (size_t start = listed.find('\n') + 1; start < listed.size();) {
     ids.push_back(listed.substr(start, listed.find(',', start) - start));
+    const size_t end = listed.find('\n', start);
+    if (end == std::string::npos) break;
+    start = end + 1;
   }
   ASSERT_EQ(ids.size(), 3u) << listed;
   EXPECT_EQ(SortedRows(Ok({"--format", "csv", "table", "scan", "shop.t", "--from-snapshot", ids[0]})), "3\n4\n5\n");
