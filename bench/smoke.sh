@@ -17,6 +17,8 @@ for bin in "$build"/bench/*_bench; do
     s3_bench) env FLOE_BENCH_S3_SERVER=moto FLOE_BENCH_S3_OBJECT_MIB=1 "$bin" --benchmark_min_time=0.01 >/dev/null ;;
     # Planning builds its synthetic table first; the smoke run uses a small one.
     plan_bench) env FLOE_BENCH_PLAN_FILES=20000 "$bin" --benchmark_min_time=0.01 >/dev/null ;;
+    # Commits to a table of 1,000 manifests take their setup time; the smoke run keeps 10.
+    commit_bench) "$bin" --benchmark_min_time=0.01 --benchmark_filter='BM_AppendCommit/10/' >/dev/null ;;
     *) "$bin" --benchmark_min_time=0.01 >/dev/null ;;
   esac
   echo "bench smoke: $name ok"
@@ -24,3 +26,4 @@ done
 BENCH_ROWS=200000 BENCH_RUNS=1 "$here/parquet-vs-duckdb.sh" "$build" | tail -1 | sed 's/^/bench smoke: /'
 # The orders query on S3 next to local disk, on moto with a small table.
 ORDERS_PER_DAY=800 FLOE_BENCH_S3_SERVER=moto "$here/orders-s3-vs-local.sh" "$build" | tail -1 | sed 's/^/bench smoke: /'
+BENCH_ORDERS_PER_DAY=20000 BENCH_RUNS=1 "$here/orders-vs-duckdb.sh" "$build" | tail -1 | sed 's/^/bench smoke: /'

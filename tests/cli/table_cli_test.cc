@@ -119,5 +119,37 @@ TEST_F(TableCliTest, BadInputGetsOneLineErrorsAndLeavesTheTableAlone) {
   EXPECT_NE(r.err.find("AlreadyExists"), std::string::npos) << r.err;
 }
 
+TEST_F(TableCliTest, ScanFromSnapshotReadsOnlyTheRowsAppendedSince) {
+  Ok({"namespace", "create", "shop"});
+  Ok({"table", "create", "shop.t", "--schema", "id long not null"});
+  Write("a.csv", "id\n1\n2\n");
+  Write("b.csv", "id\n3\n");
+  Write("c.csv", "id\n4\n5\n");
+  Ok({"table", "append", "shop.t", "a.csv"});
+  Ok({"table", "append", "shop.t", "b.csv"});
+  Ok({"table", "append", "shop.t", "c.csv"});
+  // The snapshots, oldest first: one line each after the header.
+  const std::string listed = Ok({"--format", "csv", "table", "snapshots", "shop.t"});
+  std::vector<std::string> ids;
+  for (size_t start = listed.find('\n') + 1; start < listed.size();) {
+    ids.push_back(listed.substr(start, listed.find(',', start) - start));
+    const size_t end = listed.find('\n', start);
+    if (end == std::string::npos) break;
+    start = end + 1;
+  }
+  ASSERT_EQ(ids.size(), 3u) << listed;
+  EXPECT_EQ(SortedRows(Ok({"--format", "csv", "table", "scan", "shop.t", "--from-snapshot", ids[0]})), "3\n4\n5\n");
+  EXPECT_EQ(SortedRows(Ok({"--format", "csv", "table", "scan", "shop.t", "--from-snapshot", ids[0], "--to-snapshot",
+                           ids[1]})),
+            "3\n");
+  EXPECT_EQ(Ok({"table", "scan", "shop.t", "--count", "--from-snapshot", ids[1], "--from-inclusive"}), "3\n");
+  EXPECT_EQ(Ok({"table", "scan", "shop.t", "--count", "--to-snapshot", ids[1]}), "3\n");
+  auto r = Floe({"table", "scan", "shop.t", "--from-snapshot", ids[2], "--to-snapshot", ids[0]});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("is not an ancestor"), std::string::npos) << r.err;
+  r = Floe({"table", "scan", "shop.t", "--from-snapshot", ids[0], "--as-of", ids[1]});
+  EXPECT_EQ(r.exit_code, 1);
+}
+
 }  // namespace
 }  // namespace floe

@@ -12,6 +12,7 @@
 #include "floe/columnar/builder_binary.h"
 #include "floe/columnar/builder_nested.h"
 #include "floe/columnar/builder_primitive.h"
+#include "floe/iceberg/columnar_value.h"
 #include "floe/iceberg/expression/binder.h"
 #include "floe/iceberg/expression/parser.h"
 

@@ -2,34 +2,50 @@
 
 #include <string>
 
+#include "floe/iceberg/type.h"
+
 namespace floe::iceberg {
 
-std::optional<Literal> LiteralAt(const Array& array, int64_t row, const TypePtr& type) {
-  if (array.IsNull(row)) return std::nullopt;
-  switch (type->id()) {
-    case TypeId::kBoolean: return Literal::Boolean(array.GetBool(row));
-    case TypeId::kInt: return Literal::Int(array.Values<int32_t>()[row]);
-    case TypeId::kDate: return Literal::Date(array.Values<int32_t>()[row]);
-    case TypeId::kLong: return Literal::Long(array.Values<int64_t>()[row]);
-    case TypeId::kFloat: return Literal::Float(array.Values<float>()[row]);
-    case TypeId::kDouble: return Literal::Double(array.Values<double>()[row]);
-    case TypeId::kTime: return Literal::Time(array.Values<int64_t>()[row]);
-    case TypeId::kTimestamp: return Literal::Timestamp(array.Values<int64_t>()[row]);
-    case TypeId::kTimestampTz: return Literal::TimestampTz(array.Values<int64_t>()[row]);
-    case TypeId::kTimestampNs: return Literal::TimestampNs(array.Values<int64_t>()[row]);
-    case TypeId::kTimestampTzNs: return Literal::TimestampTzNs(array.Values<int64_t>()[row]);
-    case TypeId::kString: return Literal::String(std::string(array.GetString(row)));
-    case TypeId::kBinary: return Literal::Binary(std::string(array.GetString(row)));
-    case TypeId::kDecimal: {
-      auto literal = Literal::Make(type, array.GetDecimal128(row));
-      if (!literal.ok()) return std::nullopt;  // out of the column's precision: no usable value
-      return std::move(*literal);
+std::optional<Literal> LiteralAt(const Array& array, int64_t row) {
+  if (array.data() == nullptr || array.IsNull(row)) return std::nullopt;
+  const floe::DataType& type = *array.type();
+  switch (type.id()) {
+    case floe::TypeId::kBool: return Literal::Boolean(array.GetBool(row));
+    case floe::TypeId::kInt8: return Literal::Int(array.Values<int8_t>()[row]);
+    case floe::TypeId::kInt16: return Literal::Int(array.Values<int16_t>()[row]);
+    case floe::TypeId::kInt32: return Literal::Int(array.Values<int32_t>()[row]);
+    case floe::TypeId::kInt64: return Literal::Long(array.Values<int64_t>()[row]);
+    case floe::TypeId::kFloat32: return Literal::Float(array.Values<float>()[row]);
+    case floe::TypeId::kFloat64: return Literal::Double(array.Values<double>()[row]);
+    case floe::TypeId::kDate32: return Literal::Date(array.Values<int32_t>()[row]);
+    case floe::TypeId::kTime64: {
+      const int64_t v = array.Values<int64_t>()[row];
+      // Iceberg's time is in micros; nanos floor to the micro.
+      return Literal::Time(type.unit() == floe::TimeUnit::kMicro ? v : v / 1000 - (v % 1000 < 0 ? 1 : 0));
     }
-    case TypeId::kFixed:
-    case TypeId::kUuid: {
-      auto literal = Literal::Make(type, std::string(array.GetFixedSizeBinary(row)));
+    case floe::TypeId::kTimestamp: {
+      const int64_t v = array.Values<int64_t>()[row];
+      const bool zoned = !type.timezone().empty();
+      if (type.unit() == floe::TimeUnit::kMicro) return zoned ? Literal::TimestampTz(v) : Literal::Timestamp(v);
+      return zoned ? Literal::TimestampTzNs(v) : Literal::TimestampNs(v);
+    }
+    case floe::TypeId::kDecimal128: {
+      Result<TypePtr> decimal = Type::Decimal(type.precision(), type.scale());
+      if (!decimal.ok()) return std::nullopt;
+      Result<Literal> literal = Literal::Make(*decimal, array.GetDecimal128(row));
       if (!literal.ok()) return std::nullopt;
-      return std::move(*literal);
+      return std::move(literal).value();
+    }
+    case floe::TypeId::kString: return Literal::String(std::string(array.GetString(row)));
+    case floe::TypeId::kBinary: return Literal::Binary(std::string(array.GetString(row)));
+    case floe::TypeId::kFixedSizeBinary:
+    case floe::TypeId::kUuid: {
+      Result<TypePtr> fixed = type.id() == floe::TypeId::kUuid ? Result<TypePtr>(Type::Uuid())
+                                                               : Type::Fixed(type.byte_width());
+      if (!fixed.ok()) return std::nullopt;
+      Result<Literal> literal = Literal::Make(*fixed, std::string(array.GetFixedSizeBinary(row)));
+      if (!literal.ok()) return std::nullopt;
+      return std::move(literal).value();
     }
     default: return std::nullopt;
   }

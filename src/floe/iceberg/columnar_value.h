@@ -11,13 +11,16 @@
 
 #include "floe/columnar/array.h"
 #include "floe/iceberg/literal.h"
-#include "floe/iceberg/type.h"
 
 namespace floe::iceberg {
 
-// Element `row` of `array`, whose columnar type is ToColumnarType(*type), as
-// a Literal of `type`; nullopt for a null element, and for nested or
-// semi-structured types, which have no single Literal.
-std::optional<Literal> LiteralAt(const Array& array, int64_t row, const TypePtr& type);
+// Element `row` of `array` as a Literal of the Iceberg type its columnar
+// type stands for (the inverse of ToColumnarType: int8/16/32 -> int, int64
+// -> long, float32/64, decimal128 -> decimal(p, s), date32 -> date, time64
+// -> time (nanoseconds floored to micros), timestamp -> timestamp[tz][_ns]
+// by unit and zone, utf8 -> string, binary, fixed_size_binary -> fixed,
+// uuid). nullopt for a null element and for nested or unsigned types.
+// Variant and geo columns are binary here, so they read as binary values.
+std::optional<Literal> LiteralAt(const Array& array, int64_t row);
 
 }  // namespace floe::iceberg

@@ -54,7 +54,7 @@ std::optional<Literal> ValueAt(const ResolvedColumn& column, int64_t row) {
   for (size_t k = 0; k + 1 < column.chain.size(); ++k) {
     if (column.chain[k].IsNull(row)) return std::nullopt;
   }
-  return LiteralAt(column.chain.back(), row, column.type);
+  return LiteralAt(column.chain.back(), row);
 }
 
 // A byte key that tells partition tuples apart (null differs from every value).

@@ -192,6 +192,17 @@ std::optional<std::string> TruncateUpperBound(const Literal& value, int32_t leng
   return IncrementBytes(bytes.substr(0, cut));
 }
 
+int64_t RowGroupStartOffset(const parquet::RowGroup& row_group) {
+  if (row_group.file_offset.has_value() && *row_group.file_offset > 0) return *row_group.file_offset;
+  for (const auto& chunk : row_group.columns) {
+    if (!chunk.meta_data.has_value()) continue;
+    const auto& meta = *chunk.meta_data;
+    const int64_t start = meta.dictionary_page_offset.value_or(meta.data_page_offset);
+    return start > 0 ? start : meta.data_page_offset;
+  }
+  return -1;
+}
+
 Status FillParquetMetrics(const parquet::FileMetaData& footer, const Schema& schema, const MetricsConfig& config,
                           DataFile* file) {
   FLOE_ASSIGN_OR_RETURN(auto parquet_schema, parquet::ParquetSchema::Make(footer.schema));
@@ -208,16 +219,11 @@ Status FillParquetMetrics(const parquet::FileMetaData& footer, const Schema& sch
   std::map<int32_t, bool> null_counts_complete;
   std::map<int32_t, bool> nan_counts_complete;
   for (const auto& row_group : footer.row_groups) {
-    int64_t start = -1;
-    if (row_group.file_offset.has_value() && *row_group.file_offset > 0) start = *row_group.file_offset;
+    const int64_t start = RowGroupStartOffset(row_group);
     for (size_t c = 0; c < row_group.columns.size() && c < parquet_schema.columns().size(); ++c) {
       const auto& chunk = row_group.columns[c];
       if (!chunk.meta_data.has_value()) continue;
       const auto& meta = *chunk.meta_data;
-      if (start < 0) {
-        start = meta.dictionary_page_offset.value_or(meta.data_page_offset);
-        if (start <= 0) start = meta.data_page_offset;
-      }
       const ColumnDescriptor& column = parquet_schema.column(static_cast<int>(c));
       const auto& field_id = parquet_schema.nodes()[static_cast<size_t>(column.node)].field_id;
       if (!field_id.has_value()) continue;

@@ -58,6 +58,12 @@ Status FillParquetMetrics(const parquet::FileMetaData& footer, const Schema& sch
                           DataFile* file);
 
 // The truncation rules, exposed for tests and for other writers.
+// Where a row group starts in its file: its file_offset when positive, else
+// its first column chunk's dictionary (or first data) page. These are the
+// data file's split_offsets, and a scan split reads the row groups whose
+// start lies inside it.
+int64_t RowGroupStartOffset(const parquet::RowGroup& row_group);
+
 std::string TruncateLowerBound(const Literal& value, int32_t length);
 // nullopt when no upper bound of that length exists (e.g. all 0xff bytes).
 std::optional<std::string> TruncateUpperBound(const Literal& value, int32_t length);

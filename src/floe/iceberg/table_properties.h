@@ -38,6 +38,15 @@ inline constexpr std::string_view kCommitStatusCheckMinWaitMs = "commit.status-c
 inline constexpr int32_t kCommitStatusCheckMinWaitMsDefault = 1000;
 inline constexpr std::string_view kCommitStatusCheckMaxWaitMs = "commit.status-check.max-wait-ms";
 inline constexpr int32_t kCommitStatusCheckMaxWaitMsDefault = 60'000;
+// Scan planning (Java's TableProperties.SPLIT_*): the byte size of a
+// combined scan task, the weight of opening a file, and how many open bins
+// the bin packing looks back at.
+inline constexpr std::string_view kSplitSize = "read.split.target-size";
+inline constexpr int64_t kSplitSizeDefault = int64_t{128} * 1024 * 1024;
+inline constexpr std::string_view kSplitOpenFileCost = "read.split.open-file-cost";
+inline constexpr int64_t kSplitOpenFileCostDefault = int64_t{4} * 1024 * 1024;
+inline constexpr std::string_view kSplitLookback = "read.split.planning-lookback";
+inline constexpr int32_t kSplitLookbackDefault = 10;
 // Asks for a format version at create time; never stored (reserved).
 inline constexpr std::string_view kFormatVersionProperty = "format-version";
 
@@ -45,6 +54,11 @@ inline constexpr std::string_view kFormatVersionProperty = "format-version";
 // InvalidArgument naming the property and value when it is not an integer.
 Result<int32_t> IntProperty(const std::map<std::string, std::string>& properties, std::string_view key,
                             int32_t fallback);
+
+// The property's value as an int64, or `fallback` when absent.
+// InvalidArgument naming the property and value when it is not an integer.
+Result<int64_t> LongProperty(const std::map<std::string, std::string>& properties, std::string_view key,
+                             int64_t fallback);
 
 // The property's value as a boolean, or `fallback` when absent. As Java's
 // Boolean.parseBoolean: "true" in any case is true, anything else false.

@@ -8,6 +8,7 @@
 #include <type_traits>
 
 #include "floe/base/strings.h"
+#include "floe/iceberg/columnar_value.h"
 #include "floe/iceberg/expression/evaluator.h"
 #include "floe/iceberg/expression/truth.h"
 

@@ -116,49 +116,4 @@ bool Evaluate(const Expression& bound, const ValueGetter& value) {
   return EvaluateNode(bound, value) == Truth::kTrue;
 }
 
-std::optional<Literal> LiteralAt(const Array& array, int64_t i) {
-  if (array.data() == nullptr || array.IsNull(i)) return std::nullopt;
-  const floe::DataType& type = *array.type();
-  switch (type.id()) {
-    case floe::TypeId::kBool: return Literal::Boolean(array.GetBool(i));
-    case floe::TypeId::kInt8: return Literal::Int(array.Values<int8_t>()[i]);
-    case floe::TypeId::kInt16: return Literal::Int(array.Values<int16_t>()[i]);
-    case floe::TypeId::kInt32: return Literal::Int(array.Values<int32_t>()[i]);
-    case floe::TypeId::kInt64: return Literal::Long(array.Values<int64_t>()[i]);
-    case floe::TypeId::kFloat32: return Literal::Float(array.Values<float>()[i]);
-    case floe::TypeId::kFloat64: return Literal::Double(array.Values<double>()[i]);
-    case floe::TypeId::kDate32: return Literal::Date(array.Values<int32_t>()[i]);
-    case floe::TypeId::kTime64: {
-      const int64_t v = array.Values<int64_t>()[i];
-      // Iceberg's time is in micros; nanos floor to the micro.
-      return Literal::Time(type.unit() == floe::TimeUnit::kMicro ? v : v / 1000 - (v % 1000 < 0 ? 1 : 0));
-    }
-    case floe::TypeId::kTimestamp: {
-      const int64_t v = array.Values<int64_t>()[i];
-      const bool zoned = !type.timezone().empty();
-      if (type.unit() == floe::TimeUnit::kMicro) return zoned ? Literal::TimestampTz(v) : Literal::Timestamp(v);
-      return zoned ? Literal::TimestampTzNs(v) : Literal::TimestampNs(v);
-    }
-    case floe::TypeId::kDecimal128: {
-      Result<TypePtr> decimal = Type::Decimal(type.precision(), type.scale());
-      if (!decimal.ok()) return std::nullopt;
-      Result<Literal> literal = Literal::Make(*decimal, array.GetDecimal128(i));
-      if (!literal.ok()) return std::nullopt;
-      return std::move(literal).value();
-    }
-    case floe::TypeId::kString: return Literal::String(std::string(array.GetString(i)));
-    case floe::TypeId::kBinary: return Literal::Binary(std::string(array.GetString(i)));
-    case floe::TypeId::kFixedSizeBinary:
-    case floe::TypeId::kUuid: {
-      Result<TypePtr> fixed = type.id() == floe::TypeId::kUuid ? Result<TypePtr>(Type::Uuid())
-                                                               : Type::Fixed(type.byte_width());
-      if (!fixed.ok()) return std::nullopt;
-      Result<Literal> literal = Literal::Make(*fixed, std::string(array.GetFixedSizeBinary(i)));
-      if (!literal.ok()) return std::nullopt;
-      return std::move(literal).value();
-    }
-    default: return std::nullopt;
-  }
-}
-
 }  // namespace floe::iceberg

@@ -46,15 +46,8 @@ bool Evaluate(const Expression& bound, const ValueGetter& value);
 // null in every row. InvalidArgument when `column_of` returns an index out
 // of range. Comparisons on int32, int64, float, double, decimal128, date32,
 // time64, timestamp and string columns of the predicate's own type run as
-// typed loops; the rest go through LiteralAt per row.
+// typed loops; the rest go through LiteralAt (columnar_value.h) per row.
 Result<std::vector<uint8_t>> EvaluateBatch(const Expression& bound, const RecordBatch& batch,
                                            const std::function<int(int32_t field_id)>& column_of);
-
-// Element `i` of `array` as a Literal of the Iceberg type matching its
-// columnar type (int8/16/32 → int, int64 → long, float32/64, decimal128,
-// date32 → date, time64 → time, timestamp → timestamp[tz][_ns] by unit and
-// zone, utf8 → string, binary, fixed_size_binary → fixed, uuid); nullopt for
-// null elements and for nested or unsigned types.
-std::optional<Literal> LiteralAt(const Array& array, int64_t i);
 
 }  // namespace floe::iceberg

@@ -10,7 +10,9 @@
 #include "floe/iceberg/expression/evaluator.h"
 #include "floe/iceberg/expression/parquet_filter.h"
 #include "floe/iceberg/name_mapping.h"
+#include "floe/iceberg/parquet_metrics.h"
 #include "floe/iceberg/scan/column_projection.h"
+#include "floe/iceberg/scan/split_planner.h"
 
 namespace floe::iceberg {
 namespace {
@@ -42,8 +44,8 @@ bool IsAlwaysTrue(const ExpressionPtr& e) { return e == nullptr || e->op() == Op
 
 std::string RowKey(const std::vector<std::pair<Array, TypePtr>>& columns, int64_t row) {
   std::string key;
-  for (const auto& [array, type] : columns) {
-    const auto value = LiteralAt(array, row, type);
+  for (const auto& column : columns) {
+    const auto value = LiteralAt(column.first, row);
     if (!value.has_value()) {
       key.push_back('\0');
       continue;
@@ -73,7 +75,8 @@ Result<std::unique_ptr<ScanFileReader>> ScanFileReader::Open(std::shared_ptr<Fil
                                                              const std::vector<int32_t>& output_field_ids,
                                                              std::shared_ptr<const floe::Schema> output_schema,
                                                              const ExpressionPtr& filter, const FileScanTask& task,
-                                                             int64_t batch_rows, ScanReport* report) {
+                                                             int64_t batch_rows, ScanReport* report,
+                                                             int64_t split_start, int64_t split_length) {
   (void)filter;  // the residual carries what the partition does not decide
   std::unique_ptr<ScanFileReader> r(new ScanFileReader());
   r->path_ = task.file.file_path;
@@ -111,6 +114,20 @@ Result<std::unique_ptr<ScanFileReader>> ScanFileReader::Open(std::shared_ptr<Fil
 
   parquet::ScanOptions options;
   options.batch_size = batch_rows;
+  {
+    const auto& groups = file->metadata().row_groups;
+    const FileScanSplit split{nullptr, split_start, split_length};
+    std::vector<int> selected;
+    int64_t first_row = 0;
+    for (size_t g = 0; g < groups.size(); ++g) {
+      if (split_length < 0 || SplitContains(split, RowGroupStartOffset(groups[g]))) {
+        selected.push_back(static_cast<int>(g));
+        r->group_rows_.emplace_back(first_row, groups[g].num_rows);
+      }
+      first_row += groups[g].num_rows;
+    }
+    if (split_length >= 0) options.row_groups = std::move(selected);
+  }
   if (r->file_has_ids_) {
     std::vector<int32_t> ids;
     for (const auto& f : read_fields) ids.push_back(f.field_id);
@@ -275,15 +292,24 @@ Result<std::optional<RecordBatch>> ScanFileReader::Next() {
                           }));
   }
   int64_t deleted = 0;
-  if (!deleted_positions_.empty()) {
+  if (!deleted_positions_.empty() && n > 0) {
+    while (group_ < group_rows_.size() && rows_into_group_ >= group_rows_[group_].second) {
+      ++group_;
+      rows_into_group_ = 0;
+    }
+    if (group_ >= group_rows_.size() || rows_into_group_ + n > group_rows_[group_].second) {
+      return Status::Internal(StrCat("data file ", Quote(path_), ": a batch of ", n,
+                                     " rows does not fit the row groups read"));
+    }
+    const int64_t position = group_rows_[group_].first + rows_into_group_;
+    rows_into_group_ += n;
     for (int64_t i = 0; i < n; ++i) {
-      if (deleted_positions_.count(position_ + i) > 0 && keep[static_cast<size_t>(i)]) {
+      if (deleted_positions_.count(position + i) > 0 && keep[static_cast<size_t>(i)]) {
         keep[static_cast<size_t>(i)] = 0;
         ++deleted;
       }
     }
   }
-  position_ += n;
   if (!equality_deletes_.empty()) {
     FLOE_ASSIGN_OR_RETURN(auto removed, EqualityDeleted(rows));
     for (size_t i = 0; i < removed.size(); ++i) {

@@ -38,14 +38,17 @@ class ScanFileReader {
  public:
   // Opens the task's data file and reads its delete files. `report`
   // (not owned, may be shared by several readers used one after another)
-  // receives the counts. Errors of FileIO and Parquet; Corrupt for a delete
-  // file without the spec's columns.
+  // receives the counts. `split_length` >= 0 reads only the row groups that
+  // start in [split_start, split_start + split_length) (a split of
+  // split_planner.h); -1 reads the whole file. Errors of FileIO and
+  // Parquet; Corrupt for a delete file without the spec's columns.
   static Result<std::unique_ptr<ScanFileReader>> Open(std::shared_ptr<FileIO> io, const TableMetadata& metadata,
                                                       const Schema& scan_schema,
                                                       const std::vector<int32_t>& output_field_ids,
                                                       std::shared_ptr<const floe::Schema> output_schema,
                                                       const ExpressionPtr& filter, const FileScanTask& task,
-                                                      int64_t batch_rows, ScanReport* report);
+                                                      int64_t batch_rows, ScanReport* report,
+                                                      int64_t split_start = 0, int64_t split_length = -1);
   ~ScanFileReader();
 
   // The next batch of surviving rows (possibly empty), or nullopt at the end.
@@ -68,7 +71,12 @@ class ScanFileReader {
   ExpressionPtr residual_;
   std::unique_ptr<parquet::ParquetRecordBatchReader> reader_;
   std::set<int64_t> deleted_positions_;
-  int64_t position_ = 0;  // rows of the file seen so far (positions are exact: no pruning then)
+  // The row groups read, as (first row position in the file, rows), in read
+  // order; with position deletes every row of each is returned (no
+  // pruning), and no batch spans two, so a batch's position is exact.
+  std::vector<std::pair<int64_t, int64_t>> group_rows_;
+  size_t group_ = 0;
+  int64_t rows_into_group_ = 0;
   // Equality deletes: the delete keys of each equality-id set.
   std::vector<std::pair<std::vector<int32_t>, std::set<std::string>>> equality_deletes_;
   ScanReport* report_ = nullptr;

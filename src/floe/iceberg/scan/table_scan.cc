@@ -1,6 +1,7 @@
 #include "floe/iceberg/scan/table_scan.h"
 
 #include <algorithm>
+#include <iterator>
 #include <map>
 
 #include "floe/base/strings.h"
@@ -12,6 +13,7 @@
 #include "floe/iceberg/manifest_list.h"
 #include "floe/iceberg/manifest_reader.h"
 #include "floe/iceberg/scan/scan_file_reader.h"
+#include "floe/iceberg/scan/split_planner.h"
 #include "floe/iceberg/update/merging_snapshot_producer.h"
 
 namespace floe::iceberg {
@@ -133,42 +135,50 @@ TableScan::~TableScan() = default;
 Result<std::unique_ptr<TableScan>> TableScan::Make(std::shared_ptr<FileIO> io,
                                                    std::shared_ptr<const TableMetadata> metadata,
                                                    TableScanOptions options) {
+  FLOE_ASSIGN_OR_RETURN(const Snapshot* snapshot, ResolveSnapshot(*metadata, options));
+  // spec (Java): reading a snapshot by id or tag uses the schema it was
+  // written with; the current snapshot and branches use the table's.
+  const Schema* schema = metadata->current_schema();
+  const bool by_snapshot = options.snapshot_id || options.as_of_timestamp_ms ||
+                           (options.ref && metadata->refs.at(*options.ref).type == SnapshotRefType::kTag);
+  if (by_snapshot && snapshot != nullptr && snapshot->schema_id) {
+    if (const Schema* s = metadata->SchemaById(*snapshot->schema_id)) schema = s;
+  }
+  if (schema == nullptr) return Status::Corrupt("table metadata has no current schema");
+  return MakeAt(std::move(io), std::move(metadata), snapshot, *schema, std::move(options));
+}
+
+Result<std::unique_ptr<TableScan>> TableScan::MakeAt(std::shared_ptr<FileIO> io,
+                                                     std::shared_ptr<const TableMetadata> metadata,
+                                                     const Snapshot* snapshot, const Schema& schema,
+                                                     TableScanOptions options) {
   std::unique_ptr<TableScan> scan(new TableScan());
   scan->io_ = std::move(io);
   scan->metadata_ = std::move(metadata);
   scan->report_ = std::make_shared<ScanReport>();
-  FLOE_ASSIGN_OR_RETURN(scan->snapshot_, ResolveSnapshot(*scan->metadata_, options));
-  // spec (Java): reading a snapshot by id or tag uses the schema it was
-  // written with; the current snapshot and branches use the table's.
-  const Schema* schema = scan->metadata_->current_schema();
-  const bool by_snapshot = options.snapshot_id || options.as_of_timestamp_ms ||
-                           (options.ref && scan->metadata_->refs.at(*options.ref).type == SnapshotRefType::kTag);
-  if (by_snapshot && scan->snapshot_ != nullptr && scan->snapshot_->schema_id) {
-    if (const Schema* s = scan->metadata_->SchemaById(*scan->snapshot_->schema_id)) schema = s;
-  }
-  if (schema == nullptr) return Status::Corrupt("table metadata has no current schema");
-  scan->schema_ = std::make_shared<const Schema>(*schema);
+  scan->snapshot_ = snapshot;
+  scan->schema_ = std::make_shared<const Schema>(schema);
   if (scan->snapshot_ != nullptr) scan->report_->snapshot_id = scan->snapshot_->snapshot_id;
 
   std::vector<NestedField> output_fields;
   if (options.select.has_value()) {
     for (const auto& name : *options.select) {
       const NestedField* field = nullptr;
-      for (const auto& f : schema->fields()) {
+      for (const auto& f : schema.fields()) {
         if (options.case_sensitive ? f.name == name : EqualsIgnoreCase(f.name, name)) field = &f;
       }
       if (field == nullptr) return Status::InvalidArgument(StrCat("cannot find column ", Quote(name), " in schema"));
       output_fields.push_back(*field);
     }
   } else {
-    output_fields = schema->fields();
+    output_fields = schema.fields();
   }
   for (const auto& f : output_fields) scan->output_field_ids_.push_back(f.field_id);
-  FLOE_ASSIGN_OR_RETURN(auto projected, Schema::Make(schema->schema_id(), output_fields));
+  FLOE_ASSIGN_OR_RETURN(auto projected, Schema::Make(schema.schema_id(), output_fields));
   FLOE_ASSIGN_OR_RETURN(auto columnar, ToColumnarSchema(projected));
   scan->output_schema_ = std::make_shared<const floe::Schema>(std::move(columnar));
   if (options.filter != nullptr) {
-    FLOE_ASSIGN_OR_RETURN(scan->bound_filter_, Bind(*schema, options.filter, options.case_sensitive));
+    FLOE_ASSIGN_OR_RETURN(scan->bound_filter_, Bind(schema, options.filter, options.case_sensitive));
   } else {
     scan->bound_filter_ = AlwaysTrue();
   }
@@ -178,21 +188,28 @@ Result<std::unique_ptr<TableScan>> TableScan::Make(std::shared_ptr<FileIO> io,
 
 Result<std::vector<FileScanTask>> TableScan::PlanFiles() {
   *report_ = ScanReport{report_->snapshot_id};
-  std::vector<FileScanTask> tasks;
-  if (snapshot_ == nullptr) return tasks;
-  // Without a filter nothing is pruned, so column metrics are not decoded
-  // (several times faster to list) and every residual is true.
-  const bool filtered = bound_filter_->op() != Operation::kTrue;
+  if (snapshot_ == nullptr) return std::vector<FileScanTask>();
+  if (append_manifests_.has_value()) return PlanManifests(*append_manifests_);
   std::vector<ManifestFile> manifests;
   if (snapshot_->manifest_list.empty()) {
     FLOE_ASSIGN_OR_RETURN(manifests, InlineManifests(*io_, *snapshot_));
   } else {
     FLOE_ASSIGN_OR_RETURN(manifests, ReadManifestList(*io_, snapshot_->manifest_list));
   }
+  return PlanManifests(manifests);
+}
+
+Result<std::vector<FileScanTask>> TableScan::PlanManifests(const std::vector<ManifestFile>& manifests) {
+  std::vector<FileScanTask> tasks;
+  // Without a filter nothing is pruned, so column metrics are not decoded
+  // (several times faster to list) and every residual is true.
+  const bool filtered = bound_filter_->op() != Operation::kTrue;
+  const bool incremental = append_manifests_.has_value();
   report_->manifests_total = static_cast<int64_t>(manifests.size());
 
   // Per spec: the manifest evaluator, the partition evaluator and residuals.
   struct SpecFilters {
+    const PartitionSpec* spec = nullptr;
     std::optional<ManifestEvaluator> manifest;
     std::optional<PartitionEvaluator> partition;
     std::optional<ResidualEvaluator> residual;
@@ -206,6 +223,7 @@ Result<std::vector<FileScanTask>> TableScan::PlanFiles() {
                                     manifest.partition_spec_id, ", which the table does not have"));
     }
     SpecFilters f;
+    f.spec = spec;
     FLOE_ASSIGN_OR_RETURN(auto m, ManifestEvaluator::Make(*spec, *schema_, bound_filter_));
     FLOE_ASSIGN_OR_RETURN(auto p, PartitionEvaluator::Make(*spec, *schema_, bound_filter_));
     FLOE_ASSIGN_OR_RETURN(auto r, ResidualEvaluator::Make(*spec, *schema_, bound_filter_));
@@ -216,41 +234,46 @@ Result<std::vector<FileScanTask>> TableScan::PlanFiles() {
   }
 
   std::vector<const ManifestFile*> to_read;
-  for (const auto& manifest : manifests) {
+  std::vector<uint8_t> read(manifests.size(), 0);
+  for (size_t i = 0; i < manifests.size(); ++i) {
+    const ManifestFile& manifest = manifests[i];
+    if (incremental && manifest.content != ManifestContent::kData) continue;
     if (!filters.at(manifest.partition_spec_id).manifest->Eval(manifest)) {
       ++report_->manifests_skipped;
       continue;
     }
+    read[i] = 1;
     to_read.push_back(&manifest);
   }
 
   const InclusiveMetricsEvaluator metrics(*schema_, bound_filter_);
-  std::vector<std::vector<FileScanTask>> data_by_manifest(to_read.size());
   std::vector<std::vector<IndexedDelete>> deletes_by_manifest(to_read.size());
   std::vector<int64_t> live_by_manifest(to_read.size(), 0);
   std::vector<int64_t> skipped_by_manifest(to_read.size(), 0);
-  ParallelForOptions parallel;
-  parallel.max_parallelism = std::max(options_.threads, 1);
-  FLOE_RETURN_IF_ERROR(ParallelFor(static_cast<int64_t>(to_read.size()), [&](int64_t index) -> Status {
-    const size_t i = static_cast<size_t>(index);
+  // Plans manifest i's tasks onto the end of `planned`.
+  auto plan_manifest = [&](size_t i, std::vector<FileScanTask>* planned) -> Status {
     const ManifestFile& manifest = *to_read[i];
     const SpecFilters& f = filters.at(manifest.partition_spec_id);
-    const PartitionSpec* spec = metadata_->PartitionSpecById(manifest.partition_spec_id);
+    const bool deletes = manifest.content == ManifestContent::kDeletes;
     ManifestReaderOptions reader_options;
     // Delete files keep their metrics: equality deletes are matched by them.
-    reader_options.read_stats = filtered || manifest.content == ManifestContent::kDeletes;
+    reader_options.read_stats = filtered || deletes;
     FLOE_ASSIGN_OR_RETURN(auto reader, ManifestReader::Open(*io_, manifest, reader_options));
     ManifestEntry entry;
     while (true) {
       FLOE_ASSIGN_OR_RETURN(bool more, reader->Next(&entry));
       if (!more) break;
       if (!entry.is_live()) continue;
-      entry.data_file.spec_id = manifest.partition_spec_id;
       const int64_t sequence_number = entry.sequence_number.value_or(0);
-      if (manifest.content == ManifestContent::kDeletes) {
+      if (deletes) {
         if (!f.partition->MightMatch(entry.data_file.partition)) continue;
-        const bool global = entry.data_file.content == DataFileContent::kEqualityDeletes && spec->is_unpartitioned();
+        const bool global =
+            entry.data_file.content == DataFileContent::kEqualityDeletes && f.spec->is_unpartitioned();
         deletes_by_manifest[i].push_back({entry.data_file, sequence_number, global});
+        continue;
+      }
+      if (incremental && (entry.status != ManifestEntryStatus::kAdded || !entry.snapshot_id.has_value() ||
+                          append_snapshot_ids_.count(*entry.snapshot_id) == 0)) {
         continue;
       }
       ++live_by_manifest[i];
@@ -258,56 +281,95 @@ Result<std::vector<FileScanTask>> TableScan::PlanFiles() {
         ++skipped_by_manifest[i];
         continue;
       }
-      FileScanTask task;
+      // Built in place: a task is ~660 bytes, and a million of them are
+      // the plan's main cost after decoding.
+      FileScanTask& task = planned->emplace_back();
       task.residual = filtered ? f.residual->ResidualFor(entry.data_file.partition) : bound_filter_;
       task.data_sequence_number = sequence_number;
       task.file = std::move(entry.data_file);  // the reader refills the moved-from entry
-      data_by_manifest[i].push_back(std::move(task));
     }
     return Status::OK();
-  }, parallel));
+  };
+  // The manifest list's counts size the task list (capped: they are
+  // untrusted, and a wrong count only costs a regrowth).
+  auto expected_files = [&](size_t i) -> size_t {
+    const ManifestFile& m = *to_read[i];
+    if (m.content != ManifestContent::kData) return 0;
+    const int64_t n = m.added_files_count.value_or(0) + m.existing_files_count.value_or(0);
+    return static_cast<size_t>(std::clamp<int64_t>(n, 0, int64_t{1} << 20));
+  };
+  size_t expected = 0;
+  for (size_t i = 0; i < to_read.size(); ++i) expected += expected_files(i);
+  tasks.reserve(std::min<size_t>(expected, size_t{1} << 24));
+  if (options_.threads <= 1 || to_read.size() <= 1) {
+    // One thread: straight into the plan, no per-manifest lists to join.
+    for (size_t i = 0; i < to_read.size(); ++i) FLOE_RETURN_IF_ERROR(plan_manifest(i, &tasks));
+  } else {
+    std::vector<std::vector<FileScanTask>> data_by_manifest(to_read.size());
+    ParallelForOptions parallel;
+    parallel.max_parallelism = options_.threads;
+    FLOE_RETURN_IF_ERROR(ParallelFor(static_cast<int64_t>(to_read.size()), [&](int64_t index) -> Status {
+      const size_t i = static_cast<size_t>(index);
+      data_by_manifest[i].reserve(expected_files(i));
+      return plan_manifest(i, &data_by_manifest[i]);
+    }, parallel));
+    for (auto& list : data_by_manifest) {
+      std::move(list.begin(), list.end(), std::back_inserter(tasks));
+      std::vector<FileScanTask>().swap(list);  // freed as we go: the tasks are the plan's biggest part
+    }
+  }
 
   DeleteIndex deletes;
   for (auto& list : deletes_by_manifest) {
     for (auto& d : list) deletes.Add(std::move(d));
   }
-  size_t planned = 0;
-  for (const auto& list : data_by_manifest) planned += list.size();
-  tasks.reserve(planned);
   for (size_t i = 0; i < to_read.size(); ++i) {
     report_->data_files_total += live_by_manifest[i];
     report_->data_files_skipped += skipped_by_manifest[i];
-    for (auto& task : data_by_manifest[i]) {
-      if (!deletes.empty()) deletes.Attach(&task);
+  }
+  if (!deletes.empty()) {
+    for (auto& task : tasks) {
+      deletes.Attach(&task);
       report_->delete_files_applied +=
           static_cast<int64_t>(task.position_deletes.size() + task.equality_deletes.size());
-      tasks.push_back(std::move(task));
     }
   }
   // Data files of skipped manifests still count towards the total.
-  for (const auto& manifest : manifests) {
-    if (manifest.content != ManifestContent::kData) continue;
-    if (std::find(to_read.begin(), to_read.end(), &manifest) != to_read.end()) continue;
-    const int64_t live = manifest.added_files_count.value_or(0) + manifest.existing_files_count.value_or(0);
-    report_->data_files_total += live;
-    report_->data_files_skipped += live;
+  if (!incremental) {
+    for (size_t i = 0; i < manifests.size(); ++i) {
+      const ManifestFile& manifest = manifests[i];
+      if (manifest.content != ManifestContent::kData || read[i]) continue;
+      const int64_t live = manifest.added_files_count.value_or(0) + manifest.existing_files_count.value_or(0);
+      report_->data_files_total += live;
+      report_->data_files_skipped += live;
+    }
   }
   return tasks;
 }
 
+Result<std::vector<CombinedScanTask>> TableScan::PlanTasks() {
+  FLOE_ASSIGN_OR_RETURN(SplitPlanningOptions split, SplitPlanningOptions::FromProperties(metadata_->properties));
+  if (options_.split_target_size) split.target_size = std::max<int64_t>(*options_.split_target_size, 1);
+  if (options_.split_open_file_cost) split.open_file_cost = std::max<int64_t>(*options_.split_open_file_cost, 0);
+  FLOE_ASSIGN_OR_RETURN(auto files, PlanFiles());
+  return iceberg::PlanTasks(std::move(files), split);
+}
+
 class TableScan::Reader final : public RecordBatchReader {
  public:
-  Reader(TableScan* scan, std::vector<FileScanTask> tasks) : scan_(scan), tasks_(std::move(tasks)) {}
+  Reader(TableScan* scan, std::vector<CombinedScanTask> tasks) : scan_(scan), tasks_(std::move(tasks)) {}
   const std::shared_ptr<const floe::Schema>& schema() const override { return scan_->output_schema_; }
 
   Result<std::optional<RecordBatch>> Next() override {
     while (true) {
       if (current_ == nullptr) {
-        if (next_task_ >= tasks_.size()) return std::optional<RecordBatch>();
+        const FileScanTask* task = nullptr;
+        int64_t start = 0, length = 0;
+        if (!NextRange(&task, &start, &length)) return std::optional<RecordBatch>();
         FLOE_ASSIGN_OR_RETURN(current_, ScanFileReader::Open(scan_->io_, *scan_->metadata_, *scan_->schema_,
                                                              scan_->output_field_ids_, scan_->output_schema_,
-                                                             scan_->bound_filter_, tasks_[next_task_++],
-                                                             scan_->options_.batch_rows, scan_->report_.get()));
+                                                             scan_->bound_filter_, *task, scan_->options_.batch_rows,
+                                                             scan_->report_.get(), start, length));
       }
       FLOE_ASSIGN_OR_RETURN(auto batch, current_->Next());
       if (!batch.has_value()) {
@@ -321,14 +383,42 @@ class TableScan::Reader final : public RecordBatchReader {
   }
 
  private:
+  // The next split, joined with the splits after it in its combined task
+  // that continue it in the same file: one reader reads them all.
+  bool NextRange(const FileScanTask** task, int64_t* start, int64_t* length) {
+    while (next_task_ < tasks_.size()) {
+      const std::vector<FileScanSplit>& splits = tasks_[next_task_].splits;
+      if (next_split_ >= splits.size()) {
+        ++next_task_;
+        next_split_ = 0;
+        continue;
+      }
+      const FileScanSplit& first = splits[next_split_++];
+      int64_t end = first.start + first.length;
+      while (next_split_ < splits.size() && splits[next_split_].task == first.task &&
+             splits[next_split_].start == end) {
+        end += splits[next_split_++].length;
+      }
+      *task = first.task.get();
+      *start = first.start;
+      *length = end - first.start;
+      // The file's last split reads every row group after its start, and a
+      // whole file reads all of them, whatever file_size_in_bytes says.
+      if (end >= first.task->file.file_size_in_bytes) *length = first.start == 0 ? -1 : INT64_MAX - first.start;
+      return true;
+    }
+    return false;
+  }
+
   TableScan* scan_;
-  std::vector<FileScanTask> tasks_;
+  std::vector<CombinedScanTask> tasks_;
   size_t next_task_ = 0;
+  size_t next_split_ = 0;
   std::unique_ptr<ScanFileReader> current_;
 };
 
 Result<std::unique_ptr<RecordBatchReader>> TableScan::Open() {
-  FLOE_ASSIGN_OR_RETURN(auto tasks, PlanFiles());
+  FLOE_ASSIGN_OR_RETURN(auto tasks, PlanTasks());
   return std::unique_ptr<RecordBatchReader>(new Reader(this, std::move(tasks)));
 }
 

@@ -25,6 +25,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -32,6 +33,7 @@
 #include "floe/columnar/record_batch.h"
 #include "floe/iceberg/expression/expression.h"
 #include "floe/iceberg/manifest_entry.h"
+#include "floe/iceberg/manifest_file.h"
 #include "floe/iceberg/table_metadata.h"
 #include "floe/io/file_io.h"
 
@@ -48,6 +50,10 @@ struct TableScanOptions {
   bool case_sensitive = true;
   int threads = 2;                  // manifest readers
   int64_t batch_rows = 64 * 1024;   // rows per batch read from a file
+  // Split planning (PlanTasks, Open): unset takes the table's
+  // read.split.target-size / read.split.open-file-cost (split_planner.h).
+  std::optional<int64_t> split_target_size;
+  std::optional<int64_t> split_open_file_cost;
 };
 
 // What planning and reading cost, for `--explain` and the demo.
@@ -78,6 +84,24 @@ struct FileScanTask {
   ExpressionPtr residual;  // bound to the scan schema; true when the partition decides
 };
 
+// A byte range of one planned file (Java's split FileScanTask). The splits
+// of a file share its task; a reader of a split reads the file's row groups
+// whose first byte lies in [start, start + length).
+struct FileScanSplit {
+  std::shared_ptr<const FileScanTask> task;
+  int64_t start = 0;
+  int64_t length = 0;
+};
+
+// Splits read one after another by one reader, about the split target size
+// together (Java's CombinedScanTask).
+struct CombinedScanTask {
+  std::vector<FileScanSplit> splits;
+  int64_t weight = 0;  // the splits' planning weights (split_planner.h)
+};
+
+class IncrementalAppendScan;
+
 class TableScan {
  public:
   // Resolves the snapshot and binds the filter and projection. NotFound for
@@ -100,15 +124,28 @@ class TableScan {
   // FileIO and the manifest readers.
   Result<std::vector<FileScanTask>> PlanFiles();
 
-  // Plans and returns the rows, batch by batch. After the reader is
+  // PlanFiles, then the files cut into splits and packed into combined
+  // tasks (split_planner.h). InvalidArgument for a read.split.* property
+  // that is not a positive integer; else the errors of PlanFiles.
+  Result<std::vector<CombinedScanTask>> PlanTasks();
+
+  // Plans the tasks and returns their rows, batch by batch, split by split. After the reader is
   // exhausted report() holds the read side's counts too.
   Result<std::unique_ptr<RecordBatchReader>> Open();
 
   const ScanReport& report() const { return *report_; }
 
  private:
+  friend class IncrementalAppendScan;
   class Reader;
   TableScan() = default;
+  // Make() with the snapshot and schema already chosen.
+  static Result<std::unique_ptr<TableScan>> MakeAt(std::shared_ptr<FileIO> io,
+                                                   std::shared_ptr<const TableMetadata> metadata,
+                                                   const Snapshot* snapshot, const Schema& schema,
+                                                   TableScanOptions options);
+  // The tasks of the live entries of `manifests` that the filter keeps.
+  Result<std::vector<FileScanTask>> PlanManifests(const std::vector<ManifestFile>& manifests);
 
   std::shared_ptr<FileIO> io_;
   std::shared_ptr<const TableMetadata> metadata_;
@@ -119,6 +156,10 @@ class TableScan {
   std::shared_ptr<const floe::Schema> output_schema_;
   ExpressionPtr bound_filter_;
   std::shared_ptr<ScanReport> report_;
+  // Set for an incremental append scan: the data manifests to read and the
+  // snapshots whose ADDED entries are planned (no delete files apply).
+  std::optional<std::vector<ManifestFile>> append_manifests_;
+  std::set<int64_t> append_snapshot_ids_;
 };
 
 // The snapshot a time-travel option names in `metadata` (null when the

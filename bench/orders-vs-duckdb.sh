@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# The demo's orders query — orders and amount by city for 2026-10-21
+# 20:00-22:00 — floe through its Iceberg scan against DuckDB 1.5.6's
+# read_parquet over the same data files (by glob, same filter), in the same
+# run, both on one thread. The table is the demo's shop.orders (three days of
+# BENCH_ORDERS_PER_DAY rows, zstd, eight row groups a day), written once by
+# `floe demo` into BENCH_DATA.
+#
+#   bench/orders-vs-duckdb.sh [BUILD_DIR]    (BENCH_ORDERS_PER_DAY=1000000 BENCH_RUNS=5)
+#
+# Prints both engines' best time and bytes read from the data files (floe:
+# its traced GETs of .parquet files; DuckDB: what its process read), then
+# "orders query floe/duckdb: time X.XX, bytes Y.YY" (below 1: floe is faster
+# or reads less). Both answers (order count and amount) must agree, or the
+# script fails.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+build=$(cd "${1:-$here/../build/release}" && pwd)
+per_day=${BENCH_ORDERS_PER_DAY:-1000000}
+runs=${BENCH_RUNS:-5}
+data=${BENCH_DATA:-${TMPDIR:-/tmp}/floe-orders-bench-$per_day}
+floe=$build/floe
+query=$build/bench/floe_orders_query
+for bin in "$floe" "$query"; do
+  [ -x "$bin" ] || { echo "missing $bin: build first (make build)" >&2; exit 1; }
+done
+
+if [ ! -f "$data/.complete" ]; then
+  rm -rf "$data"
+  mkdir -p "$data"
+  echo "writing the orders table ($per_day rows a day) to $data ..." >&2
+  (cd "$data" && "$floe" --warehouse "$data/warehouse" demo --orders-per-day "$per_day" >/dev/null)
+  touch "$data/.complete"
+fi
+table=$(dirname "$(find "$data/warehouse" -path '*orders/metadata/*.metadata.json' | sort | tail -1)")
+table=$(dirname "$table")
+metadata=$(ls "$table"/metadata/*.metadata.json | sort | tail -1)
+
+read -r floe_ms floe_bytes floe_orders floe_amount < <("$query" "$metadata" "$runs")
+read -r duck_ms duck_bytes duck_orders duck_amount < <(node "$here/duckdb.mjs" orders "$table/data/**/*.parquet" 1 "$runs")
+if [ "$floe_orders $floe_amount" != "$duck_orders $duck_amount" ]; then
+  echo "orders query: floe answered $floe_orders $floe_amount, DuckDB $duck_orders $duck_amount" >&2
+  exit 1
+fi
+printf '%-8s %10s %14s   %s %s\n' engine ms data_bytes "$floe_orders" "$floe_amount"
+printf '%-8s %10.1f %14s\n' floe "$floe_ms" "$floe_bytes"
+printf '%-8s %10.1f %14s\n' duckdb "$duck_ms" "$duck_bytes"
+awk -v fm="$floe_ms" -v dm="$duck_ms" -v fb="$floe_bytes" -v db="$duck_bytes" \
+  'BEGIN { printf "orders query floe/duckdb: time %.2f, bytes %.2f\n", fm / dm, (db > 0 ? fb / db : 0) }'
