@@ -3,6 +3,8 @@
 //   node bench/duckdb.mjs generate DIR ROWS   writes the benchmark files
 //   node bench/duckdb.mjs scan FILE EXPR THREADS RUNS
 //       prints "<best ms> <value>" for SELECT EXPR FROM read_parquet(FILE)
+//   node bench/duckdb.mjs footer FILE RUNS
+//       prints "<best wall ms> <best cpu ms>" of parquet_file_metadata(FILE), one footer parse
 import { createRequire } from 'node:module';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
@@ -49,7 +51,25 @@ if (command === 'generate') {
     best = Math.min(best, ms);
   }
   console.log(`${best.toFixed(3)} ${value}`);
+} else if (command === 'footer') {
+  // The footer parse alone: parquet_file_metadata() decodes the whole footer
+  // and returns one row (no per-chunk result rows to build).
+  const [file, runs] = args;
+  await conn.run('SET threads = 1');
+  // Wall time and this process's CPU time (user + system, so DuckDB's work
+  // whatever thread ran it): on a shared machine the CPU time is the steadier.
+  let best = Infinity;
+  let bestCpu = Infinity;
+  for (let r = 0; r < Number(runs); ++r) {
+    const cpu = process.cpuUsage();
+    const start = process.hrtime.bigint();
+    await conn.runAndReadAll(`SELECT num_rows FROM parquet_file_metadata('${file}')`);
+    best = Math.min(best, Number(process.hrtime.bigint() - start) / 1e6);
+    const used = process.cpuUsage(cpu);
+    bestCpu = Math.min(bestCpu, (used.user + used.system) / 1e3);
+  }
+  console.log(`${best.toFixed(3)} ${bestCpu.toFixed(3)}`);
 } else {
-  console.error('usage: duckdb.mjs generate DIR ROWS | scan FILE EXPR THREADS RUNS');
+  console.error('usage: duckdb.mjs generate DIR ROWS | scan FILE EXPR THREADS RUNS | footer FILE RUNS');
   process.exit(2);
 }
