@@ -7,6 +7,8 @@
 //       the demo's orders query over read_parquet(GLOB); prints
 //       "<best ms> <bytes read> orders=<n> amount=<cents>", the bytes being
 //       what the process read (rchar of /proc/self/io) during the first run
+//   node bench/duckdb.mjs footer FILE RUNS
+//       prints "<best wall ms> <best cpu ms>" of parquet_file_metadata(FILE), one footer parse
 import { createRequire } from 'node:module';
 import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -83,7 +85,25 @@ if (command === 'generate') {
     }
   }
   console.log(`${best.toFixed(3)} ${bytes} orders=${orders} amount=${cents}`);
+} else if (command === 'footer') {
+  // The footer parse alone: parquet_file_metadata() decodes the whole footer
+  // and returns one row (no per-chunk result rows to build).
+  const [file, runs] = args;
+  await conn.run('SET threads = 1');
+  // Wall time and this process's CPU time (user + system, so DuckDB's work
+  // whatever thread ran it): on a shared machine the CPU time is the steadier.
+  let best = Infinity;
+  let bestCpu = Infinity;
+  for (let r = 0; r < Number(runs); ++r) {
+    const cpu = process.cpuUsage();
+    const start = process.hrtime.bigint();
+    await conn.runAndReadAll(`SELECT num_rows FROM parquet_file_metadata('${file}')`);
+    best = Math.min(best, Number(process.hrtime.bigint() - start) / 1e6);
+    const used = process.cpuUsage(cpu);
+    bestCpu = Math.min(bestCpu, (used.user + used.system) / 1e3);
+  }
+  console.log(`${best.toFixed(3)} ${bestCpu.toFixed(3)}`);
 } else {
-  console.error('usage: duckdb.mjs generate DIR ROWS | scan FILE EXPR THREADS RUNS | orders GLOB THREADS RUNS');
+  console.error('usage: duckdb.mjs generate DIR ROWS | scan FILE EXPR THREADS RUNS | orders GLOB THREADS RUNS | footer FILE RUNS');
   process.exit(2);
 }

@@ -36,6 +36,7 @@ std::vector<Encoding> EncodingsFor(const DataType& type) {
     case TypeId::kTimestamp: return {Encoding::DELTA_BINARY_PACKED, Encoding::BYTE_STREAM_SPLIT};
     case TypeId::kFloat32:
     case TypeId::kFloat64: return {Encoding::BYTE_STREAM_SPLIT};
+    case TypeId::kBool: return {Encoding::RLE};
     case TypeId::kString:
     case TypeId::kBinary: return {Encoding::DELTA_LENGTH_BYTE_ARRAY, Encoding::DELTA_BYTE_ARRAY};
     case TypeId::kUuid:

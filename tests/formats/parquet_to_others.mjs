@@ -4,7 +4,10 @@
 //  - DuckDB reads floe's file with exactly the values it reads from its own;
 //  - DuckDB's parquet_schema() shows the field ids and its parquet_metadata()
 //    shows floe's statistics (min/max present on every flat column chunk);
-//  - parquet-wasm (arrow-rs) reads floe's file with the values floe reads.
+//  - parquet-wasm (arrow-rs) reads floe's file with the values floe reads;
+//  - parquet-testing files with INT96, FLOAT16 and RLE booleans, rewritten by
+//    floe (which keeps INT96 and FLOAT16), read the same in DuckDB as the
+//    originals, with the physical types kept.
 //
 // Usage: node parquet_to_others.mjs FLOE_BINARY TOOLS_DIR
 // Exits 0 when all agree, 1 otherwise, 77 (skip) without DuckDB.
@@ -36,6 +39,22 @@ const variants = [
   ['--codec', 'lz4_raw', '--row-group-rows', '500', '--page-bytes', '4096'],
   ['--codec', 'brotli', '--page-version', '2', '--dictionary', 'off'],
   ['--codec', 'zstd', '--level', '9', '--no-page-index', '--bloom', 'id,string_col'],
+  ['--codec', 'none', '--page-version', '2', '--boolean-encoding', 'rle'],
+  ['--codec', 'snappy', '--boolean-encoding', 'rle', '--row-group-rows', '700'],
+];
+
+// parquet-testing files whose physical forms floe's rewrite must keep.
+const here = path.dirname(new URL(import.meta.url).pathname);
+const testingData = path.resolve(here, '../../../shared/fixtures/parquet-testing/data');
+// [file, physical type of its leaf, rows to compare]. DuckDB reads the
+// original INT96 of year 290000 as a wrapped nanosecond count (226414 BC);
+// floe reads it as Spark wrote it (decision 0017), so that row is compared
+// against its known value instead.
+const keptForms = [
+  ['int96_from_spark.parquet', 'INT96', 'WHERE a IS NULL OR year(a) BETWEEN 1 AND 9999'],
+  ['float16_nonzeros_and_nans.parquet', 'FIXED_LEN_BYTE_ARRAY', ''],
+  ['float16_zeros_and_nans.parquet', 'FIXED_LEN_BYTE_ARRAY', ''],
+  ['rle_boolean_encoding.parquet', 'BOOLEAN', ''],
 ];
 
 // parquet-wasm's Arrow values as floe prints them: bytes as hex, 64-bit
@@ -82,6 +101,7 @@ function wasmEqual(f, w) {
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'floe-written-'));
 const failures = [];
+let keptChecked = 0;
 try {
   const db = await DuckDBInstance.create(':memory:');
   const conn = await db.connect();
@@ -135,6 +155,43 @@ try {
       }
     }
   }
+
+  for (const [file, physical, where] of existsSync(testingData) ? keptForms : []) {
+    const original = path.join(testingData, file);
+    for (const extra of [[], ['--boolean-encoding', 'rle', '--page-version', '2']]) {
+      const name = `${file} ${extra.join(' ')}`.trim();
+      const out = path.join(dir, `kept-${file}`);
+      try {
+        execFileSync(floe, ['parquet', 'rewrite', original, out, ...extra], { stdio: ['ignore', 'pipe', 'pipe'] });
+      } catch (e) {
+        failures.push(`${name}: floe parquet rewrite failed: ${(e.stderr ?? '').toString().trim()}`);
+        continue;
+      }
+      ++keptChecked;
+      const want = await rows(`SELECT * FROM read_parquet('${original}') ${where}`);
+      const got = await rows(`SELECT * FROM read_parquet('${out}') ${where}`);
+      if (physical === 'INT96') {
+        const far = await rows(`SELECT a::VARCHAR AS a FROM read_parquet('${out}') WHERE year(a) > 9999`);
+        if (!isDeepStrictEqual(far, [{ a: '290000-12-30 23:00:00' }])) {
+          failures.push(`${name}: the year-290000 value reads as ${JSON.stringify(far)}`);
+        }
+      }
+      if (!isDeepStrictEqual(got, want)) {
+        failures.push(`${name}: DuckDB reads floe's rewrite differently: ${JSON.stringify(got).slice(0, 300)} vs ${JSON.stringify(want).slice(0, 300)}`);
+      }
+      const types = await rows(`SELECT type, logical_type FROM parquet_schema('${out}') WHERE num_children IS NULL`);
+      const wantTypes = await rows(`SELECT type, logical_type FROM parquet_schema('${original}') WHERE num_children IS NULL`);
+      if (types.some((t) => t.type !== physical) || !isDeepStrictEqual(types, wantTypes)) {
+        failures.push(`${name}: leaf types ${JSON.stringify(types)} instead of ${JSON.stringify(wantTypes)}`);
+      }
+      if (extra.length > 0 && physical === 'BOOLEAN') {
+        const enc = await rows(`SELECT encodings FROM parquet_metadata('${out}')`);
+        if (enc.some((e) => !String(e.encodings).includes('RLE') || String(e.encodings).includes('PLAIN'))) {
+          failures.push(`${name}: encodings ${JSON.stringify(enc)} (RLE expected, no PLAIN)`);
+        }
+      }
+    }
+  }
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }
@@ -143,4 +200,5 @@ if (failures.length > 0) {
   console.log(`${failures.length} problems in ${variants.length} floe-written files`);
   process.exit(1);
 }
-console.log(`all ${variants.length} floe-written files read the same in DuckDB${wasm ? ' and parquet-wasm' : ''}`);
+console.log(`all ${variants.length} floe-written files read the same in DuckDB${wasm ? ' and parquet-wasm' : ''}; ` +
+  `${keptChecked} rewrites of INT96, FLOAT16 and RLE-boolean files read as their originals`);

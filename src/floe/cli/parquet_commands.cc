@@ -15,6 +15,7 @@
 #include "floe/formats/parquet/file_reader.h"
 #include "floe/formats/parquet/file_writer.h"
 #include "floe/formats/parquet/record_batch_reader.h"
+#include "floe/formats/parquet/schema_writer.h"
 #include "floe/formats/parquet/statistics.h"
 
 namespace floe::cli {
@@ -114,10 +115,11 @@ Status Meta(CommandContext& ctx, const std::string& path) {
       Field("nulls", DataType::Int64(), true), Field("compressed", DataType::Int64(), false),
       Field("uncompressed", DataType::Int64(), false), Field("min", DataType::Utf8(), true),
       Field("max", DataType::Utf8(), true), Field("page_index", DataType::Utf8(), false),
-      Field("bloom_filter", DataType::Bool(), false)});
+      Field("bloom_filter", DataType::Bool(), false), Field("unencoded_bytes", DataType::Int64(), true),
+      Field("level_histograms", DataType::Utf8(), true)});
   PrimitiveBuilder<int32_t> group_b;
-  StringBuilder column_b, type_b, codec_b, enc_b, min_b, max_b, index_b;
-  PrimitiveBuilder<int64_t> values_b, nulls_b, comp_b, uncomp_b;
+  StringBuilder column_b, type_b, codec_b, enc_b, min_b, max_b, index_b, hist_b;
+  PrimitiveBuilder<int64_t> values_b, nulls_b, comp_b, uncomp_b, unencoded_b;
   BoolBuilder bloom_b;
   for (int g = 0; g < reader->num_row_groups(); ++g) {
     for (int c = 0; c < reader->schema().num_columns(); ++c) {
@@ -149,11 +151,28 @@ Status Meta(CommandContext& ctx, const std::string& path) {
                                      : max_b.AppendNulls(1));
       FLOE_RETURN_IF_ERROR(index_b.Append(page_index));
       FLOE_RETURN_IF_ERROR(bloom_b.Append(m->bloom_filter_offset.has_value()));
+      // SizeStatistics: "def 3,97 rep 10,90" (counts of each level from 0 up).
+      const parquet::SizeStatistics* size = m->size_statistics ? &*m->size_statistics : nullptr;
+      FLOE_RETURN_IF_ERROR(size && size->unencoded_byte_array_data_bytes
+                               ? unencoded_b.Append(*size->unencoded_byte_array_data_bytes)
+                               : unencoded_b.AppendNulls(1));
+      std::string histograms;
+      const auto add_histogram = [&](const char* name, const std::optional<std::vector<int64_t>>& h) {
+        if (!h) return;
+        histograms += (histograms.empty() ? "" : " ") + std::string(name) + " ";
+        for (size_t i = 0; i < h->size(); ++i) histograms += (i == 0 ? "" : ",") + std::to_string((*h)[i]);
+      };
+      if (size) {
+        add_histogram("def", size->definition_level_histogram);
+        add_histogram("rep", size->repetition_level_histogram);
+      }
+      FLOE_RETURN_IF_ERROR(histograms.empty() ? hist_b.AppendNulls(1) : hist_b.Append(histograms));
     }
   }
   FLOE_ASSIGN_OR_RETURN(RecordBatch batch,
                         FinishBatch(schema, {&group_b, &column_b, &type_b, &codec_b, &enc_b, &values_b, &nulls_b,
-                                             &comp_b, &uncomp_b, &min_b, &max_b, &index_b, &bloom_b}));
+                                             &comp_b, &uncomp_b, &min_b, &max_b, &index_b, &bloom_b, &unencoded_b,
+                                             &hist_b}));
   return PrintBatches(ctx, schema, {batch});
 }
 
@@ -196,7 +215,26 @@ struct RewriteArgs {
   std::optional<int64_t> page_bytes;
   bool page_index = true;
   std::string bloom;  // comma-separated leaf column paths
+  std::string boolean_encoding = "plain";
 };
+
+// The input's INT96 and FLOAT16 leaves stay INT96 and FLOAT16: floe reads
+// them as timestamps and float32, which would otherwise be written as INT64
+// and FLOAT. Leaves are matched by position, which holds when the writer's
+// layout has as many leaves as the input's (it does for every layout floe reads
+// into one floe leaf per Parquet leaf).
+Status KeepLegacyStorage(const ParquetFileReader& file, const floe::Schema& schema, parquet::WriterOptions* options) {
+  FLOE_ASSIGN_OR_RETURN(const parquet::WriterSchema written, parquet::MakeWriterSchema(schema));
+  const parquet::ParquetSchema& in = file.schema();
+  if (static_cast<size_t>(in.num_columns()) != written.columns.size()) return Status::OK();
+  for (int c = 0; c < in.num_columns(); ++c) {
+    const parquet::ColumnDescriptor& desc = in.column(c);
+    const std::string path = written.columns[static_cast<size_t>(c)].dotted_path();
+    if (desc.physical_type == parquet::Type::INT96) options->columns[path].int96 = true;
+    if (desc.conversion == parquet::ValueConversion::kFloat16ToFloat32) options->columns[path].float16 = true;
+  }
+  return Status::OK();
+}
 
 Status Rewrite(CommandContext& ctx, const RewriteArgs& args) {
   FLOE_ASSIGN_OR_RETURN(std::shared_ptr<const ParquetFileReader> file, OpenParquet(ctx, args.in));
@@ -212,6 +250,10 @@ Status Rewrite(CommandContext& ctx, const RewriteArgs& args) {
   if (args.row_group_bytes) options.row_group_bytes = *args.row_group_bytes;
   if (args.page_bytes) options.page_bytes = *args.page_bytes;
   options.page_index = args.page_index;
+  if (args.boolean_encoding != "plain" && args.boolean_encoding != "rle") {
+    return Status::InvalidArgument(StrCat("--boolean-encoding takes plain or rle, not ", Quote(args.boolean_encoding)));
+  }
+  options.boolean_encoding = args.boolean_encoding == "rle" ? parquet::Encoding::RLE : parquet::Encoding::PLAIN;
   if (!args.bloom.empty()) {
     for (const std::string_view column : Split(args.bloom, ',')) {
       options.columns[std::string(Trim(column))].bloom_filter = true;
@@ -225,6 +267,7 @@ Status Rewrite(CommandContext& ctx, const RewriteArgs& args) {
     }
   }
   FLOE_ASSIGN_OR_RETURN(auto reader, parquet::ParquetRecordBatchReader::Make(file));
+  FLOE_RETURN_IF_ERROR(KeepLegacyStorage(*file, *reader->schema(), &options));
   FLOE_ASSIGN_OR_RETURN(auto out_io, ctx.FileIOFor(args.out));
   FLOE_ASSIGN_OR_RETURN(auto writer, parquet::ParquetFileWriter::Open(out_io, args.out, reader->schema(), options));
   while (true) {
@@ -276,6 +319,8 @@ void AddParquetCommands(CLI::App& app, CommandSet& commands) {
       ->check(CLI::PositiveNumber);
   rewrite->add_option("--page-bytes", rw->page_bytes, "Target bytes per data page")->check(CLI::PositiveNumber);
   rewrite->add_flag("--page-index,!--no-page-index", rw->page_index, "Write the column and offset indexes (default on)");
+  rewrite->add_option("--boolean-encoding", rw->boolean_encoding, "BOOLEAN columns: plain or rle")
+      ->capture_default_str();
   rewrite->add_option("--bloom", rw->bloom, "Leaf columns that get bloom filters, comma-separated dotted paths");
 }
 

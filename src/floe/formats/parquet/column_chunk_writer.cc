@@ -28,6 +28,7 @@ void AddUnique(Encoding e, std::vector<Encoding>* list) {
 bool EncodingSupports(Encoding encoding, Type physical) {
   switch (encoding) {
     case Encoding::PLAIN: return true;
+    case Encoding::RLE: return physical == Type::BOOLEAN;  // spec: RLE values are booleans (levels aside)
     case Encoding::DELTA_BINARY_PACKED: return physical == Type::INT32 || physical == Type::INT64;
     case Encoding::DELTA_LENGTH_BYTE_ARRAY: return physical == Type::BYTE_ARRAY;
     case Encoding::DELTA_BYTE_ARRAY: return physical == Type::BYTE_ARRAY || physical == Type::FIXED_LEN_BYTE_ARRAY;
@@ -45,8 +46,27 @@ ColumnChunkWriterBase::ColumnChunkWriterBase(const WriterColumn& column, const C
       def_bit_width_(encoding::BitWidth(static_cast<uint64_t>(column.max_definition_level))),
       rep_bit_width_(encoding::BitWidth(static_cast<uint64_t>(column.max_repetition_level))) {
   column_index_.null_counts.emplace();
-  if (column.physical_type == Type::FLOAT || column.physical_type == Type::DOUBLE) column_index_.nan_counts.emplace();
+  if (IsFloatingPoint(column)) column_index_.nan_counts.emplace();
+  // Without an order there are no page bounds, and a column index needs them.
+  column_index_valid_ = sort_order_ != ColumnSortOrder::kUndefined;
   ResetBloom();
+  ResetChunkSizeStatistics();
+}
+
+// spec (SizeStatistics): a histogram has one entry per level 0..max and "may
+// be omitted if max_repetition_level is 0" (definition: "0 or 1"); floe
+// writes each one whenever its level is not always 0, so
+// that readers need not special-case max_definition_level 1.
+void ColumnChunkWriterBase::ResetChunkSizeStatistics() {
+  chunk_unencoded_bytes_ = 0;
+  chunk_def_histogram_.assign(column_.max_definition_level > 0 ? column_.max_definition_level + 1 : 0, 0);
+  chunk_rep_histogram_.assign(column_.max_repetition_level > 0 ? column_.max_repetition_level + 1 : 0, 0);
+  page_def_histogram_.assign(chunk_def_histogram_.size(), 0);
+  page_rep_histogram_.assign(chunk_rep_histogram_.size(), 0);
+  page_unencoded_bytes_ = 0;
+  if (!chunk_def_histogram_.empty()) column_index_.definition_level_histograms.emplace();
+  if (!chunk_rep_histogram_.empty()) column_index_.repetition_level_histograms.emplace();
+  if (column_.physical_type == Type::BYTE_ARRAY) offset_index_.unencoded_byte_array_data_bytes.emplace();
 }
 
 void ColumnChunkWriterBase::ResetBloom() {
@@ -80,13 +100,21 @@ Status ColumnChunkWriterBase::Write(const ShreddedLeaf& leaf) {
     int64_t values = end - pos;
     if (def != nullptr) {
       values = 0;
-      for (int64_t i = pos; i < end; ++i) values += def[i] == max_def;
+      int64_t* hist = page_def_histogram_.data();
+      for (int64_t i = pos; i < end; ++i) {
+        values += def[i] == max_def;
+        ++hist[def[i]];
+      }
       page_def_.insert(page_def_.end(), def + pos, def + end);
     }
     int64_t rows = end - pos;
     if (rep != nullptr) {
       rows = 0;
-      for (int64_t i = pos; i < end; ++i) rows += rep[i] == 0;
+      int64_t* hist = page_rep_histogram_.data();
+      for (int64_t i = pos; i < end; ++i) {
+        rows += rep[i] == 0;
+        ++hist[rep[i]];
+      }
       page_rep_.insert(page_rep_.end(), rep + pos, rep + end);
     }
     if (values > 0) FLOE_RETURN_IF_ERROR(AppendValues(value_pos, values));
@@ -152,7 +180,7 @@ void ColumnChunkWriterBase::CountEncoding(PageType type, Encoding encoding) {
 }
 
 void ColumnChunkWriterBase::AddColumnIndexEntry(const StatisticsAccumulator& page) {
-  const bool floating = column_.physical_type == Type::FLOAT || column_.physical_type == Type::DOUBLE;
+  const bool floating = IsFloatingPoint(column_);
   const bool null_page = !page.has_bounds;
   // spec (ColumnIndex, TYPE_ORDER): a page whose non-null values are all NaN
   // has no valid bounds, so the chunk gets no column index.
@@ -260,6 +288,20 @@ Status ColumnChunkWriterBase::FlushPage() {
   chunk_stats_.Merge(page, column_.physical_type, sort_order_);
   CountEncoding(header.type, value_encoding);
   AddUnique(value_encoding, &encodings_);
+  // Size statistics: the page's into the page index, then into the chunk's.
+  if (offset_index_.unencoded_byte_array_data_bytes) {
+    offset_index_.unencoded_byte_array_data_bytes->push_back(page_unencoded_bytes_);
+  }
+  chunk_unencoded_bytes_ += page_unencoded_bytes_;
+  page_unencoded_bytes_ = 0;
+  const auto fold = [](std::vector<int64_t>* page, std::vector<int64_t>* chunk, std::optional<std::vector<int64_t>>* index) {
+    for (size_t i = 0; i < page->size(); ++i) (*chunk)[i] += (*page)[i];
+    // spec (ColumnIndex): "(number of pages * (max_level + 1)) elements", page after page.
+    if (*index) (*index)->insert((*index)->end(), page->begin(), page->end());
+    std::fill(page->begin(), page->end(), 0);
+  };
+  fold(&page_def_histogram_, &chunk_def_histogram_, &column_index_.definition_level_histograms);
+  fold(&page_rep_histogram_, &chunk_rep_histogram_, &column_index_.repetition_level_histograms);
   if (def_bit_width_ > 0 || rep_bit_width_ > 0) AddUnique(Encoding::RLE, &encodings_);
 
   chunk_levels_ += page_levels_;
@@ -304,6 +346,14 @@ Status ColumnChunkWriterBase::Finish(FinishedColumnChunk* out) {
   if (dict_size > 0) m.dictionary_page_offset = 0;
   m.statistics = MakeStatistics(column_, chunk_stats_, options_.statistics_truncate_length);
   m.encoding_stats = std::move(encoding_stats_);
+  const bool byte_array = column_.physical_type == Type::BYTE_ARRAY;
+  if (byte_array || !chunk_def_histogram_.empty() || !chunk_rep_histogram_.empty()) {
+    SizeStatistics& size = m.size_statistics.emplace();
+    // spec: "This field should only be set for types that use BYTE_ARRAY as their physical type."
+    if (byte_array) size.unencoded_byte_array_data_bytes = chunk_unencoded_bytes_;
+    if (!chunk_rep_histogram_.empty()) size.repetition_level_histogram = chunk_rep_histogram_;
+    if (!chunk_def_histogram_.empty()) size.definition_level_histogram = chunk_def_histogram_;
+  }
 
   for (auto& loc : offset_index_.page_locations) loc.offset += dict_size;
   out->offset_index = std::move(offset_index_);
@@ -330,12 +380,13 @@ Status ColumnChunkWriterBase::Finish(FinishedColumnChunk* out) {
   chunk_stats_ = {};
   column_index_ = {};
   column_index_.null_counts.emplace();
-  if (column_.physical_type == Type::FLOAT || column_.physical_type == Type::DOUBLE) column_index_.nan_counts.emplace();
-  column_index_valid_ = true;
+  if (IsFloatingPoint(column_)) column_index_.nan_counts.emplace();
+  column_index_valid_ = sort_order_ != ColumnSortOrder::kUndefined;
   offset_index_ = {};
   encoding_stats_ = {};
   encodings_.clear();
   ResetBloom();
+  ResetChunkSizeStatistics();
   ResetChunk();
   return Status::OK();
 }
@@ -350,12 +401,16 @@ Result<std::unique_ptr<ColumnChunkWriter>> ColumnChunkWriter::Make(const WriterC
                                           " (must be 1 or 2)"));
   }
   if (!internal::EncodingSupports(options.encoding, column.physical_type) ||
-      (column.physical_type == Type::BOOLEAN && options.encoding != Encoding::PLAIN)) {
+      (column.physical_type == Type::INT96 && options.encoding != Encoding::PLAIN)) {
     return Status::InvalidArgument(StrCat("column ", name, ": encoding ", EncodingName(options.encoding),
                                           " cannot encode ", TypeName(column.physical_type), " values"));
   }
-  if (options.bloom_filter && column.physical_type == Type::BOOLEAN) {
-    return Status::InvalidArgument(StrCat("column ", name, ": bloom filters are not written for BOOLEAN columns"));
+  // BOOLEAN: exact min/max already tell which of the two values occur
+  // (decision 0035). INT96: no hash is defined for it by the writers that
+  // read bloom filters (parquet-mr, DuckDB).
+  if (options.bloom_filter && (column.physical_type == Type::BOOLEAN || column.physical_type == Type::INT96)) {
+    return Status::InvalidArgument(StrCat("column ", name, ": bloom filters are not written for ",
+                                          TypeName(column.physical_type), " columns"));
   }
   if (options.bloom_filter && !(options.bloom_fpp > 0.0 && options.bloom_fpp < 1.0)) {
     return Status::InvalidArgument(StrCat("column ", name, ": bloom filter fpp ", options.bloom_fpp,

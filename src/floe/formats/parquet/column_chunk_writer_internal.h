@@ -80,6 +80,9 @@ class ColumnChunkWriterBase : public ColumnChunkWriter {
     }
   }
   bool bloom_enabled() const { return options_.bloom_filter; }
+  // BYTE_ARRAY writers report the bytes of the values they append (no
+  // length prefixes): SizeStatistics.unencoded_byte_array_data_bytes.
+  void AddUnencodedBytes(int64_t bytes) { page_unencoded_bytes_ += bytes; }
 
   const WriterColumn& column_;
   const ColumnChunkOptions options_;
@@ -94,6 +97,7 @@ class ColumnChunkWriterBase : public ColumnChunkWriter {
   void AddColumnIndexEntry(const StatisticsAccumulator& page);
   BoundaryOrder ComputeBoundaryOrder() const;
   void ResetBloom();
+  void ResetChunkSizeStatistics();
 
   const int def_bit_width_;
   const int rep_bit_width_;
@@ -108,6 +112,11 @@ class ColumnChunkWriterBase : public ColumnChunkWriter {
   int64_t page_levels_ = 0;
   int64_t page_values_ = 0;
   int64_t page_rows_ = 0;
+  int64_t page_unencoded_bytes_ = 0;
+  // Level histograms of the open page (spec: SizeStatistics; one count per
+  // level 0..max), empty when the column's max level is 0.
+  std::vector<int64_t> page_def_histogram_;
+  std::vector<int64_t> page_rep_histogram_;
 
   // The chunk so far.
   std::vector<uint8_t> pages_;
@@ -116,6 +125,9 @@ class ColumnChunkWriterBase : public ColumnChunkWriter {
   int64_t total_uncompressed_ = 0;
   int64_t total_compressed_ = 0;
   StatisticsAccumulator chunk_stats_;
+  int64_t chunk_unencoded_bytes_ = 0;
+  std::vector<int64_t> chunk_def_histogram_;
+  std::vector<int64_t> chunk_rep_histogram_;
   ColumnIndex column_index_;
   bool column_index_valid_ = true;
   OffsetIndex offset_index_;
@@ -133,6 +145,10 @@ class ColumnChunkWriterBase : public ColumnChunkWriter {
 
 // The typed writer for `column`'s physical type; options already checked.
 std::unique_ptr<ColumnChunkWriter> MakeValueWriter(const WriterColumn& column, const ColumnChunkOptions& options);
+// The two legacy or narrow forms (column_value_writers_legacy.cc): INT96
+// timestamps and FLOAT16 from float32.
+std::unique_ptr<ColumnChunkWriter> MakeInt96Writer(const WriterColumn& column, const ColumnChunkOptions& options);
+std::unique_ptr<ColumnChunkWriter> MakeFloat16Writer(const WriterColumn& column, const ColumnChunkOptions& options);
 
 // Whether `encoding` can encode `physical` values (besides dictionary pages).
 bool EncodingSupports(Encoding encoding, Type physical);

@@ -18,6 +18,7 @@
 #include "floe/formats/parquet/encoding/dictionary.h"
 #include "floe/formats/parquet/encoding/dictionary_builder.h"
 #include "floe/formats/parquet/encoding/plain.h"
+#include "floe/formats/parquet/encoding/rle_bit_packed_hybrid.h"
 #include "floe/formats/parquet/statistics.h"
 
 namespace floe::parquet::internal {
@@ -264,7 +265,7 @@ class FixedWidthWriter final : public ColumnChunkWriterBase {
   int64_t nan_count_ = 0;
 };
 
-// BOOLEAN: PLAIN only (bit-packed), no dictionary.
+// BOOLEAN: PLAIN (bit-packed) or RLE, no dictionary.
 class BooleanWriter final : public ColumnChunkWriterBase {
  public:
   using ColumnChunkWriterBase::ColumnChunkWriterBase;
@@ -292,6 +293,14 @@ class BooleanWriter final : public ColumnChunkWriterBase {
   bool DictionaryFull() const override { return false; }
   void FallBack() override {}
   Status EncodePageValues(std::vector<uint8_t>* out, Encoding* encoding) override {
+    if (options_.encoding == Encoding::RLE) {
+      // spec (Encodings.md, RLE): booleans at bit width 1, with the 4-byte
+      // length prefix in data pages v1 and v2 alike.
+      *encoding = Encoding::RLE;
+      FLOE_RETURN_IF_ERROR(encoding::EncodeRleBitPackedHybridWithLengthPrefix<uint8_t>(values_, 1, out));
+      values_.clear();
+      return Status::OK();
+    }
     *encoding = Encoding::PLAIN;
     // PLAIN BOOLEAN: bits, least significant first.
     const size_t start = out->size();
@@ -346,6 +355,7 @@ class BytesWriter final : public ColumnChunkWriterBase {
       FLOE_RETURN_IF_ERROR(GatherFixed(first, n, &data));
     } else {
       FLOE_RETURN_IF_ERROR(GatherVariable(first, n, &offsets, &data));
+      AddUnencodedBytes(static_cast<int64_t>(data.size() - first_byte));
     }
 
     // Statistics and bloom hashes over the new values.
@@ -562,8 +572,10 @@ std::unique_ptr<ColumnChunkWriter> MakeValueWriter(const WriterColumn& column, c
     case Type::FLOAT: return std::make_unique<FixedWidthWriter<float>>(column, options);
     case Type::DOUBLE: return std::make_unique<FixedWidthWriter<double>>(column, options);
     case Type::BYTE_ARRAY: return std::make_unique<BytesWriter<false>>(column, options);
-    case Type::FIXED_LEN_BYTE_ARRAY: return std::make_unique<BytesWriter<true>>(column, options);
-    case Type::INT96: break;
+    case Type::FIXED_LEN_BYTE_ARRAY:
+      if (column.storage == LeafStorage::kFloat16) return MakeFloat16Writer(column, options);
+      return std::make_unique<BytesWriter<true>>(column, options);
+    case Type::INT96: return MakeInt96Writer(column, options);
   }
   return nullptr;
 }

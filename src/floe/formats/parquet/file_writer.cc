@@ -68,15 +68,36 @@ Result<std::unique_ptr<ParquetFileWriter>> ParquetFileWriter::Open(std::shared_p
   if (options.row_group_rows <= 0 || options.row_group_bytes <= 0) {
     return Status::InvalidArgument(StrCat(name, ": row_group_rows and row_group_bytes must be positive"));
   }
+  if (options.boolean_encoding != Encoding::PLAIN && options.boolean_encoding != Encoding::RLE) {
+    return Status::InvalidArgument(StrCat(name, ": boolean_encoding ", EncodingName(options.boolean_encoding),
+                                          " (must be PLAIN or RLE)"));
+  }
   auto state = std::make_unique<State>();
+  // The default layout first, to learn the leaves; then, when some leaf
+  // takes INT96 or FLOAT16, the layout again with those.
   FLOE_ASSIGN_OR_RETURN(state->writer_schema, MakeWriterSchema(*schema));
-
   std::set<std::string> leaves;
-  for (const auto& c : state->writer_schema.columns) leaves.insert(c.dotted_path());
+  WriterSchemaOptions schema_options;
+  for (const auto& c : state->writer_schema.columns) {
+    const std::string path = c.dotted_path();
+    leaves.insert(path);
+    const auto it = options.columns.find(path);
+    const ColumnWriterOptions* co = it == options.columns.end() ? nullptr : &it->second;
+    const bool timestamp = c.type->id() == TypeId::kTimestamp;
+    if (co != nullptr && co->int96 ? *co->int96 : (options.int96_timestamps && timestamp)) {
+      schema_options.storage[path] = LeafStorage::kInt96;
+    }
+    if (co != nullptr && co->float16) schema_options.storage[path] = LeafStorage::kFloat16;
+  }
   for (const auto& [key, unused] : options.columns) {
     if (!leaves.contains(key)) {
       return Status::InvalidArgument(StrCat(name, ": column option for ", Quote(key), ", which is no leaf column"));
     }
+  }
+  if (!schema_options.storage.empty()) {
+    auto with_storage = MakeWriterSchema(*schema, schema_options);
+    if (!with_storage.ok()) return with_storage.status().WithContext(name);
+    state->writer_schema = std::move(with_storage).value();
   }
   for (const WriterColumn& column : state->writer_schema.columns) {
     ColumnChunkOptions o;
@@ -90,6 +111,7 @@ Result<std::unique_ptr<ParquetFileWriter>> ParquetFileWriter::Open(std::shared_p
     o.page_index = options.page_index;
     o.page_checksums = options.page_checksums;
     o.statistics_truncate_length = options.statistics_truncate_length;
+    if (column.physical_type == Type::BOOLEAN) o.encoding = options.boolean_encoding;
     if (auto it = options.columns.find(column.dotted_path()); it != options.columns.end()) {
       const ColumnWriterOptions& c = it->second;
       if (c.dictionary) o.dictionary = *c.dictionary;

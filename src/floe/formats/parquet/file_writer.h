@@ -37,8 +37,15 @@ struct ColumnWriterOptions {
   // The encoding of pages that are not dictionary-encoded: PLAIN,
   // DELTA_BINARY_PACKED (INT32, INT64), DELTA_LENGTH_BYTE_ARRAY (BYTE_ARRAY),
   // DELTA_BYTE_ARRAY (BYTE_ARRAY, FIXED_LEN_BYTE_ARRAY), BYTE_STREAM_SPLIT
-  // (FLOAT, DOUBLE, INT32, INT64, FIXED_LEN_BYTE_ARRAY).
+  // (FLOAT, DOUBLE, INT32, INT64, FIXED_LEN_BYTE_ARRAY), RLE (BOOLEAN).
   std::optional<Encoding> encoding;
+  // A timestamp column as INT96 (Spark's legacy form); unset: the file's
+  // `int96_timestamps`. PLAIN, no dictionary, no min/max (the spec leaves
+  // INT96's order undefined), so no column index either.
+  std::optional<bool> int96;
+  // A float32 column as FLOAT16 (FIXED_LEN_BYTE_ARRAY(2)), rounded to the
+  // nearest half.
+  bool float16 = false;
   bool bloom_filter = false;
   // Distinct values expected per row group; 0: count them (the writer then
   // keeps each value's 8-byte hash until the row group ends).
@@ -50,6 +57,12 @@ struct WriterOptions {
   compression::Codec codec = compression::Codec::kZstd;
   std::optional<int> compression_level;  // the codec's scale; unset: its default
   int data_page_version = 1;             // 1 or 2
+  // Encoding of BOOLEAN columns: PLAIN (bit-packed) or RLE (the hybrid at bit
+  // width 1, spec: Encodings.md; shorter for long runs). A column's own
+  // `encoding` wins.
+  Encoding boolean_encoding = Encoding::PLAIN;
+  // Every timestamp column as INT96, as Spark's outputTimestampType=INT96.
+  bool int96_timestamps = false;
   bool dictionary = true;
   // A chunk's dictionary passing this many bytes falls back to its encoding.
   int64_t dictionary_page_size_limit = int64_t{1} << 20;
@@ -81,7 +94,9 @@ class ParquetFileWriter {
   // Starts a file at `path` for batches of `schema`. InvalidArgument for bad
   // options (a column option naming no leaf column, an encoding the column's
   // type lacks, non-positive sizes), Unsupported for a type Parquet cannot
-  // hold (schema_writer.h); storage errors from FileIO::OpenWrite.
+  // hold (schema_writer.h); InvalidArgument for int96 on a column that is no
+  // timestamp or float16 on one that is no float32; storage errors from
+  // FileIO::OpenWrite.
   static Result<std::unique_ptr<ParquetFileWriter>> Open(std::shared_ptr<FileIO> io, std::string path,
                                                          std::shared_ptr<const Schema> schema, WriterOptions options);
   ~ParquetFileWriter();

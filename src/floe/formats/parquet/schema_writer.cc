@@ -18,7 +18,7 @@ TimeUnit ParquetUnit(floe::TimeUnit unit) { return unit == floe::TimeUnit::kNano
 
 class Builder {
  public:
-  explicit Builder(WriterSchema* out) : out_(out) {}
+  Builder(WriterSchema* out, const WriterSchemaOptions& options) : out_(out), options_(options) {}
 
   Status AddField(const Field& field, int top, std::vector<std::string> path, std::vector<ShredStep> steps,
                   int16_t def, int16_t rep, bool force_required = false) {
@@ -97,6 +97,10 @@ class Builder {
 
     FLOE_RETURN_IF_ERROR(AnnotateLeaf(type, Join(path), &el));
     WriterColumn column;
+    if (auto it = options_.storage.find(Join(path)); it != options_.storage.end()) {
+      column.storage = it->second;
+      FLOE_RETURN_IF_ERROR(ApplyStorage(type, Join(path), it->second, &el));
+    }
     column.path = std::move(path);
     column.top_level_field = top;
     column.physical_type = *el.type;
@@ -127,6 +131,31 @@ class Builder {
                                                   ConvertedType::UINT_32, ConvertedType::UINT_64};
     const int i = bits == 8 ? 0 : bits == 16 ? 1 : bits == 32 ? 2 : 3;
     el->converted_type = is_signed ? kSigned[i] : kUnsigned[i];
+  }
+
+  static Status ApplyStorage(const DataType& type, const std::string& path, LeafStorage storage, SchemaElement* el) {
+    switch (storage) {
+      case LeafStorage::kDefault: return Status::OK();
+      case LeafStorage::kInt96:
+        if (type.id() != TypeId::kTimestamp) {
+          return Status::InvalidArgument(StrCat("field ", Quote(path), ": INT96 holds timestamps, not ", type.ToString()));
+        }
+        // Spark's form: no logical or converted type (INT96 has none in the spec).
+        el->type = Type::INT96;
+        el->logicalType.reset();
+        el->converted_type.reset();
+        return Status::OK();
+      case LeafStorage::kFloat16:
+        if (type.id() != TypeId::kFloat32) {
+          return Status::InvalidArgument(StrCat("field ", Quote(path), ": FLOAT16 holds float32 values, not ", type.ToString()));
+        }
+        // spec (LogicalTypes.md, FLOAT16): "used to annotate a FIXED_LEN_BYTE_ARRAY(2)".
+        el->type = Type::FIXED_LEN_BYTE_ARRAY;
+        el->type_length = 2;
+        el->logicalType = Float16Type{};
+        return Status::OK();
+    }
+    return Status::OK();
   }
 
   static Status AnnotateLeaf(const DataType& type, const std::string& path, SchemaElement* el) {
@@ -206,6 +235,7 @@ class Builder {
   }
 
   WriterSchema* out_;
+  const WriterSchemaOptions& options_;
 };
 
 }  // namespace
@@ -227,13 +257,13 @@ int32_t DecimalByteWidth(int32_t precision) {
   return 16;
 }
 
-Result<WriterSchema> MakeWriterSchema(const Schema& schema) {
+Result<WriterSchema> MakeWriterSchema(const Schema& schema, const WriterSchemaOptions& options) {
   WriterSchema out;
   SchemaElement root;
   root.name = "schema";
   root.num_children = schema.num_fields();
   out.elements.push_back(std::move(root));
-  Builder builder(&out);
+  Builder builder(&out, options);
   for (int i = 0; i < schema.num_fields(); ++i) {
     FLOE_RETURN_IF_ERROR(builder.AddField(schema.field(i), i, {}, {}, 0, 0));
   }

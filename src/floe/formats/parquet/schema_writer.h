@@ -20,6 +20,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -44,6 +45,23 @@ struct ShredStep {
   int16_t rep_level = 0;
 };
 
+// How a leaf is stored where Parquet offers a second, legacy or narrower form.
+enum class LeafStorage : uint8_t {
+  kDefault,
+  // A timestamp as INT96 (8 bytes of nanoseconds in the day, then the 4-byte
+  // Julian day, little-endian), unannotated, as Spark and Impala write it.
+  // Reads back as a timestamp in microseconds without a zone (decision 0017).
+  kInt96,
+  // A float32 as FLOAT16 (FIXED_LEN_BYTE_ARRAY(2), IEEE 754 half,
+  // little-endian), rounded to the nearest half, ties to even.
+  kFloat16,
+};
+
+struct WriterSchemaOptions {
+  // By dotted leaf path; leaves not listed are kDefault.
+  std::map<std::string, LeafStorage> storage;
+};
+
 // A leaf column as the writer sees it.
 struct WriterColumn {
   std::vector<std::string> path;  // path_in_schema
@@ -53,6 +71,7 @@ struct WriterColumn {
   int16_t max_definition_level = 0;
   int16_t max_repetition_level = 0;
   TypePtr type;                  // the floe type of the leaf values
+  LeafStorage storage = LeafStorage::kDefault;
   std::vector<ShredStep> steps;  // from the top-level field (steps[0]) to the leaf (last, kLeaf)
 
   // "a.b.c"
@@ -68,8 +87,9 @@ struct WriterSchema {
 // (a struct without fields, fixed_size_binary of width 0) and for a map whose
 // key is nullable; InvalidArgument for an empty field name. A null-typed
 // field is written OPTIONAL INT32 annotated UNKNOWN, whatever its
-// nullability.
-Result<WriterSchema> MakeWriterSchema(const Schema& schema);
+// nullability. InvalidArgument when `options` give kInt96 to a leaf that is
+// no timestamp or kFloat16 to one that is no float32.
+Result<WriterSchema> MakeWriterSchema(const Schema& schema, const WriterSchemaOptions& options = {});
 
 // Bytes of a FIXED_LEN_BYTE_ARRAY that holds every decimal of `precision`
 // digits (two's complement): 1 for 1-2 digits ... 16 for 37-38.

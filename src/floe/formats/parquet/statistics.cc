@@ -4,6 +4,7 @@
 
 #include "floe/base/strings.h"
 #include "floe/columnar/value_format.h"
+#include "floe/formats/parquet/encoding/float16.h"
 
 namespace floe::parquet {
 namespace {
@@ -118,6 +119,11 @@ std::string FormatStatisticsValue(const ColumnDescriptor& column, std::string_vi
       }
       if (type.id() == TypeId::kUuid && v.size() == 16) {
         AppendUuid(v, &out);
+        return out;
+      }
+      if (column.conversion == ValueConversion::kFloat16ToFloat32) {
+        if (v.size() != 2) return Invalid(v);
+        AppendFloat(encoding::HalfToFloat(Load<uint16_t>(v)), &out);
         return out;
       }
       AppendHex(v.substr(0, 64), &out);

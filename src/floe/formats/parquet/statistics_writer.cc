@@ -1,6 +1,7 @@
 #include "floe/formats/parquet/statistics_writer.h"
 
 #include "floe/base/utf8.h"
+#include "floe/formats/parquet/encoding/float16.h"
 
 #include <cstring>
 
@@ -30,11 +31,19 @@ bool IsUtf8(const WriterColumn& column) { return column.type->id() == TypeId::kS
 
 ColumnSortOrder SortOrderFor(const WriterColumn& column) { return SortOrderFor(column.physical_type, *column.type); }
 
+bool IsFloatingPoint(const WriterColumn& column) {
+  return column.physical_type == Type::FLOAT || column.physical_type == Type::DOUBLE ||
+         column.storage == LeafStorage::kFloat16;
+}
+
 ColumnSortOrder SortOrderFor(Type physical, const DataType& type) {
   switch (physical) {
     case Type::BYTE_ARRAY: return ColumnSortOrder::kBytes;
     case Type::FIXED_LEN_BYTE_ARRAY:
+      // A float32 in a fixed array is a FLOAT16 (schema_writer.h, LeafStorage).
+      if (type.id() == TypeId::kFloat32) return ColumnSortOrder::kFloat16;
       return type.id() == TypeId::kDecimal128 ? ColumnSortOrder::kSignedBytes : ColumnSortOrder::kBytes;
+    case Type::INT96: return ColumnSortOrder::kUndefined;
     default: break;
   }
   switch (type.id()) {
@@ -57,6 +66,9 @@ int CompareStatisticsValues(Type physical, ColumnSortOrder order, std::string_vi
     case Type::FLOAT: return Compare3(Load<float>(a), Load<float>(b));
     case Type::DOUBLE: return Compare3(Load<double>(a), Load<double>(b));
     default: break;
+  }
+  if (order == ColumnSortOrder::kFloat16 && a.size() == 2 && b.size() == 2) {
+    return Compare3(encoding::HalfToFloat(Load<uint16_t>(a)), encoding::HalfToFloat(Load<uint16_t>(b)));
   }
   if (order == ColumnSortOrder::kSignedBytes && !a.empty() && !b.empty() && a.size() == b.size()) {
     const int first = Compare3(static_cast<int8_t>(a[0]), static_cast<int8_t>(b[0]));
@@ -97,8 +109,8 @@ void StatisticsAccumulator::Merge(const StatisticsAccumulator& other, Type physi
 Statistics MakeStatistics(const WriterColumn& column, const StatisticsAccumulator& stats, int32_t truncate_length) {
   Statistics out;
   out.null_count = stats.null_count;
-  const bool floating = column.physical_type == Type::FLOAT || column.physical_type == Type::DOUBLE;
-  if (floating) out.nan_count = stats.nan_count;
+  // spec (Statistics.nan_count): for FLOAT, DOUBLE and FLOAT16 columns.
+  if (IsFloatingPoint(column)) out.nan_count = stats.nan_count;
   if (!stats.has_bounds) return out;
   if (column.physical_type == Type::BYTE_ARRAY) {
     const bool utf8 = IsUtf8(column);

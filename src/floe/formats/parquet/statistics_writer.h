@@ -33,7 +33,13 @@ enum class ColumnSortOrder : uint8_t {
   kUnsigned,     // INT32/INT64 holding unsigned integers
   kBytes,        // BYTE_ARRAY, FIXED_LEN_BYTE_ARRAY: unsigned byte-wise
   kSignedBytes,  // decimals in FIXED_LEN_BYTE_ARRAY: big-endian two's complement
+  kFloat16,      // FLOAT16 in FIXED_LEN_BYTE_ARRAY(2): by the half's value
+  kUndefined,    // INT96 (spec: "The sort order used for INT96 ... is undefined"): no bounds
 };
+
+// Whether the leaf holds floating point (FLOAT, DOUBLE, FLOAT16): NaN counts
+// and the TYPE_ORDER rules for NaN and zeros apply.
+bool IsFloatingPoint(const WriterColumn& column);
 
 // The order of a leaf of `physical` type holding floe values of `type`.
 ColumnSortOrder SortOrderFor(Type physical, const DataType& type);

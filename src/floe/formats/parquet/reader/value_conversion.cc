@@ -7,6 +7,7 @@
 
 #include "floe/base/strings.h"
 #include "floe/columnar/data_type.h"
+#include "floe/formats/parquet/encoding/float16.h"
 
 namespace floe::parquet {
 namespace {
@@ -39,20 +40,7 @@ Status Narrow32(const ColumnDescriptor& column, const int32_t* in, int64_t n, ui
   return Status::OK();
 }
 
-float HalfToFloat(uint16_t h) {
-  const uint32_t sign = (h >> 15) & 1;
-  const int exponent = (h >> 10) & 0x1f;
-  const uint32_t mantissa = h & 0x3ff;
-  float magnitude;
-  if (exponent == 0) {
-    magnitude = std::ldexp(static_cast<float>(mantissa), -24);  // subnormal
-  } else if (exponent == 31) {
-    magnitude = mantissa == 0 ? std::numeric_limits<float>::infinity() : std::numeric_limits<float>::quiet_NaN();
-  } else {
-    magnitude = std::ldexp(static_cast<float>(mantissa | 0x400), exponent - 25);
-  }
-  return sign ? -magnitude : magnitude;
-}
+using encoding::HalfToFloat;
 
 // A big-endian two's-complement integer of 1..16 bytes, sign-extended.
 Decimal128Value BigEndianToInt128(const uint8_t* bytes, int32_t size) {
