@@ -47,18 +47,40 @@ TEST(CatalogUriTest, MakesARelativeWarehouseAbsolute) {
 }
 
 TEST(CatalogUriTest, RefusesOtherSchemes) {
-  for (const char* uri : {"postgresql://localhost/floe", "jdbc:postgresql://localhost/floe", "http://localhost:8181",
-                          "https://catalog.example.com"}) {
+  for (const char* uri : {"http://localhost:8181", "https://catalog.example.com"}) {
     auto result = OpenCatalog(uri, "/tmp/wh", NewLocalFileIO());
     EXPECT_EQ(result.status().code(), StatusCode::kUnsupported) << uri;
   }
-  EXPECT_EQ(OpenCatalog("postgresql://localhost/floe", "/tmp/wh", NewLocalFileIO()).status().message(),
-            "catalog scheme postgresql is not supported yet");
+  EXPECT_EQ(OpenCatalog("http://localhost:8181", "/tmp/wh", NewLocalFileIO()).status().message(),
+            "catalog scheme http is not supported yet");
   EXPECT_EQ(OpenCatalog("mysql://x", "/tmp/wh", NewLocalFileIO()).status().code(), StatusCode::kInvalidArgument);
   EXPECT_EQ(OpenCatalog("/tmp/c.db", "/tmp/wh", NewLocalFileIO()).status().code(), StatusCode::kInvalidArgument);
   EXPECT_EQ(OpenCatalog("sqlite:", "/tmp/wh", NewLocalFileIO()).status().code(), StatusCode::kInvalidArgument);
   floe::testing::TempDir dir;
   EXPECT_EQ(OpenCatalog("sqlite:" + dir.Join("c.db"), "", NewLocalFileIO()).status().code(),
+            StatusCode::kInvalidArgument);
+}
+
+TEST(CatalogUriTest, RedactsPasswords) {
+  EXPECT_EQ(RedactCatalogUri("postgresql://ana:s3cret@db:5432/cat?sslmode=require"),
+            "postgresql://ana@db:5432/cat?sslmode=require");
+  EXPECT_EQ(RedactCatalogUri("postgres://ana:p%40ss@db/cat"), "postgres://ana@db/cat");
+  EXPECT_EQ(RedactCatalogUri("jdbc:postgresql://db/cat?user=ana&password=s3cret&ssl=true"),
+            "jdbc:postgresql://db/cat?user=ana&ssl=true");
+  EXPECT_EQ(RedactCatalogUri("postgresql://db/cat?password=s3cret"), "postgresql://db/cat");
+  EXPECT_EQ(RedactCatalogUri("postgresql://ana@db/cat"), "postgresql://ana@db/cat");
+  EXPECT_EQ(RedactCatalogUri("sqlite:/tmp/c.db"), "sqlite:/tmp/c.db");
+  EXPECT_EQ(RedactCatalogUri("sqlite:////tmp/c.db"), "sqlite:////tmp/c.db");
+}
+
+TEST(CatalogUriTest, PostgresUnreachableIsAnIOErrorWithoutThePassword) {
+  // Port 1 on the loopback: nothing listens, the connection is refused at once.
+  auto result = OpenCatalog("postgresql://ana:s3cret@127.0.0.1:1/cat", "/tmp/wh", NewLocalFileIO());
+  EXPECT_EQ(result.status().code(), StatusCode::kIOError) << result.status().ToString();
+  EXPECT_EQ(result.status().message().find("s3cret"), std::string::npos) << result.status().message();
+  EXPECT_NE(result.status().message().find("catalog database 'postgresql://ana@127.0.0.1:1/cat'"), std::string::npos)
+      << result.status().message();
+  EXPECT_EQ(OpenCatalog("postgresql://ana:s3cret@127.0.0.1:1/cat", "", NewLocalFileIO()).status().code(),
             StatusCode::kInvalidArgument);
 }
 

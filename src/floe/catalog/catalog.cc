@@ -1,5 +1,7 @@
 #include "floe/catalog/catalog.h"
 
+#include <algorithm>
+
 #include "floe/base/strings.h"
 
 namespace floe::catalog {
@@ -70,6 +72,74 @@ std::string NamespaceNotFoundMessage(const Namespace& ns) {
 
 std::string TableNotFoundMessage(const TableIdentifier& ident) {
   return StrCat("table ", ident.ToString(), " does not exist");
+}
+
+std::string ViewNotFoundMessage(const TableIdentifier& ident) {
+  return StrCat("view ", ident.ToString(), " does not exist");
+}
+
+namespace {
+
+template <typename T, typename NameOf>
+Page<T> Cut(std::vector<T> sorted, const PageRequest& page, NameOf name_of) {
+  Page<T> out;
+  auto begin = sorted.begin();
+  if (!page.page_token.empty()) {
+    begin = std::find_if(sorted.begin(), sorted.end(),
+                         [&](const T& item) { return name_of(item) > page.page_token; });
+  }
+  auto end = sorted.end();
+  if (page.page_size > 0 && static_cast<size_t>(end - begin) > page.page_size) {
+    end = begin + static_cast<std::ptrdiff_t>(page.page_size);
+    out.next_page_token = name_of(*(end - 1));
+  }
+  out.items.assign(std::make_move_iterator(begin), std::make_move_iterator(end));
+  return out;
+}
+
+}  // namespace
+
+Page<Namespace> PageOf(std::vector<Namespace> sorted, const PageRequest& page) {
+  return Cut(std::move(sorted), page, [](const Namespace& ns) -> std::string {
+    return ns.levels.empty() ? std::string() : ns.levels.back();
+  });
+}
+
+Page<TableIdentifier> PageOf(std::vector<TableIdentifier> sorted, const PageRequest& page) {
+  return Cut(std::move(sorted), page, [](const TableIdentifier& ident) { return ident.name; });
+}
+
+Result<Page<Namespace>> Catalog::ListNamespaces(const Namespace& parent, const PageRequest& page) {
+  FLOE_ASSIGN_OR_RETURN(std::vector<Namespace> all, ListNamespaces(parent));
+  return PageOf(std::move(all), page);
+}
+
+Result<Page<TableIdentifier>> Catalog::ListTables(const Namespace& ns, const PageRequest& page) {
+  FLOE_ASSIGN_OR_RETURN(std::vector<TableIdentifier> all, ListTables(ns));
+  return PageOf(std::move(all), page);
+}
+
+Status Catalog::ViewsUnsupported() const {
+  return Status::Unsupported(StrCat("catalog ", name(), " does not support views"));
+}
+
+Result<std::vector<TableIdentifier>> Catalog::ListViews(const Namespace&) { return ViewsUnsupported(); }
+
+Result<Page<TableIdentifier>> Catalog::ListViews(const Namespace& ns, const PageRequest& page) {
+  FLOE_ASSIGN_OR_RETURN(std::vector<TableIdentifier> all, ListViews(ns));
+  return PageOf(std::move(all), page);
+}
+
+Result<iceberg::ViewState> Catalog::CreateView(const TableIdentifier&, const CreateViewRequest&) {
+  return ViewsUnsupported();
+}
+Result<iceberg::ViewState> Catalog::LoadView(const TableIdentifier&) { return ViewsUnsupported(); }
+Result<bool> Catalog::ViewExists(const TableIdentifier&) { return ViewsUnsupported(); }
+Status Catalog::DropView(const TableIdentifier&) { return ViewsUnsupported(); }
+Status Catalog::RenameView(const TableIdentifier&, const TableIdentifier&) { return ViewsUnsupported(); }
+Result<iceberg::ViewState> Catalog::ReplaceView(const TableIdentifier&, const std::vector<iceberg::ViewRequirement>&,
+                                                const std::vector<iceberg::ViewUpdate>&) {
+  return ViewsUnsupported();
 }
 
 }  // namespace floe::catalog

@@ -34,6 +34,8 @@
 #include "floe/iceberg/sort_order.h"
 #include "floe/iceberg/table_operations.h"
 #include "floe/iceberg/table_update.h"
+#include "floe/iceberg/view_metadata.h"
+#include "floe/iceberg/view_update.h"
 
 namespace floe::catalog {
 
@@ -85,11 +87,36 @@ struct CreateTableRequest {
   int format_version = 2;
 };
 
+// The REST CreateViewRequest.
+struct CreateViewRequest {
+  iceberg::Schema schema;
+  // The first version; its schema-id is replaced by the schema's.
+  iceberg::ViewVersion view_version;
+  // nullopt: the catalog's default location for the view (as a table's).
+  std::optional<std::string> location;
+  Properties properties;
+};
+
 // The REST UpdateNamespacePropertiesResponse.
 struct NamespacePropertiesUpdate {
   std::vector<std::string> updated;  // keys set (new or changed)
   std::vector<std::string> removed;  // keys removed
   std::vector<std::string> missing;  // keys asked to be removed that did not exist
+};
+
+// A page of a listing (the REST pageToken / pageSize): items after
+// `page_token` (empty: from the start), at most `page_size` of them (0: all).
+struct PageRequest {
+  std::string page_token;
+  size_t page_size = 0;
+};
+
+// One page of a listing; `next_page_token` is empty on the last page and
+// otherwise goes into the next PageRequest. Tokens are opaque to callers.
+template <typename T>
+struct Page {
+  std::vector<T> items;
+  std::string next_page_token;
 };
 
 class Catalog {
@@ -111,6 +138,13 @@ class Catalog {
   // The namespaces one level below `parent` (the root: top-level ones),
   // sorted. NotFound when a non-root parent does not exist.
   virtual Result<std::vector<Namespace>> ListNamespaces(const Namespace& parent) = 0;
+
+  // One page of ListNamespaces(parent). A page ends after `page_size`
+  // namespaces; the token is the last one's name, so a listing continues
+  // where it stopped even when namespaces come and go in between. The
+  // default pages the full listing; catalogs with server-side paging
+  // override it.
+  virtual Result<Page<Namespace>> ListNamespaces(const Namespace& parent, const PageRequest& page);
 
   // The properties of `ns` (empty for a namespace that exists only through
   // what it contains). NotFound when it does not exist.
@@ -136,6 +170,9 @@ class Catalog {
   // The tables directly in `ns`, sorted by name. NotFound when `ns` does not
   // exist.
   virtual Result<std::vector<TableIdentifier>> ListTables(const Namespace& ns) = 0;
+
+  // One page of ListTables(ns), paged as ListNamespaces.
+  virtual Result<Page<TableIdentifier>> ListTables(const Namespace& ns, const PageRequest& page);
 
   // Creates a table: builds its first metadata (fresh ids, a new uuid), writes
   // it as the table's first metadata file and registers it. Returns the new
@@ -181,15 +218,65 @@ class Catalog {
                                                   const std::vector<iceberg::TableRequirement>& requirements,
                                                   const std::vector<iceberg::TableUpdate>& updates) = 0;
 
+  // --- views --------------------------------------------------------------
+  // Views share the table namespace: a view and a table cannot have one
+  // name. Catalogs without views answer Unsupported "catalog <name> does not
+  // support views" (the defaults).
+
+  // The views directly in `ns`, sorted by name. NotFound when `ns` does not
+  // exist.
+  virtual Result<std::vector<TableIdentifier>> ListViews(const Namespace& ns);
+  // One page of ListViews(ns), paged as ListNamespaces.
+  virtual Result<Page<TableIdentifier>> ListViews(const Namespace& ns, const PageRequest& page);
+
+  // Creates a view: builds its first metadata (a new uuid, the schema, the
+  // version as current), writes it as the view's first metadata file and
+  // registers it. NotFound when the namespace does not exist; AlreadyExists
+  // when a view or table has the name; InvalidArgument for a request that
+  // does not make valid metadata.
+  virtual Result<iceberg::ViewState> CreateView(const TableIdentifier& ident, const CreateViewRequest& request);
+
+  // The view's current metadata. NotFound "view shop.recent does not
+  // exist"; the metadata file's errors.
+  virtual Result<iceberg::ViewState> LoadView(const TableIdentifier& ident);
+
+  virtual Result<bool> ViewExists(const TableIdentifier& ident);
+
+  // Removes the view from the catalog (its metadata files stay, as Java
+  // leaves them). NotFound when there is no such view.
+  virtual Status DropView(const TableIdentifier& ident);
+
+  // NotFound when `from` or `to`'s namespace does not exist; AlreadyExists
+  // when a view or table is named `to`.
+  virtual Status RenameView(const TableIdentifier& from, const TableIdentifier& to);
+
+  // The REST view commit: checks `requirements`, applies `updates`, writes a
+  // new metadata file and swaps the pointer. Errors as CommitTable's
+  // (CommitConflict, CommitStateUnknown, NotFound); InvalidArgument for
+  // updates that cannot apply.
+  virtual Result<iceberg::ViewState> ReplaceView(const TableIdentifier& ident,
+                                                 const std::vector<iceberg::ViewRequirement>& requirements,
+                                                 const std::vector<iceberg::ViewUpdate>& updates);
+
   // The TableOperations of one table, for the Iceberg kernel's operations
   // (append, evolve...). Never fails itself: a missing table or a malformed
   // name shows in Refresh / Commit. The result may outlive this call and is
   // thread-safe.
   virtual std::shared_ptr<iceberg::TableOperations> NewTableOps(const TableIdentifier& ident) = 0;
+
+ protected:
+  // Unsupported "catalog <name> does not support views".
+  Status ViewsUnsupported() const;
 };
 
 // Messages shared by every catalog, so clients can rely on their wording.
 std::string NamespaceNotFoundMessage(const Namespace& ns);       // "namespace shop does not exist"
 std::string TableNotFoundMessage(const TableIdentifier& ident);  // "table shop.orders does not exist"
+std::string ViewNotFoundMessage(const TableIdentifier& ident);   // "view shop.recent does not exist"
+
+// The page `page` asks for out of `sorted` (sorted by name, ascending; the
+// last level for namespaces), for Catalog's default paging.
+Page<Namespace> PageOf(std::vector<Namespace> sorted, const PageRequest& page);
+Page<TableIdentifier> PageOf(std::vector<TableIdentifier> sorted, const PageRequest& page);
 
 }  // namespace floe::catalog

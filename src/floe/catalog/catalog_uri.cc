@@ -4,6 +4,7 @@
 #include <filesystem>
 
 #include "floe/base/strings.h"
+#include "floe/catalog/postgres.h"
 #include "floe/catalog/sql_catalog.h"
 
 namespace floe::catalog {
@@ -34,25 +35,43 @@ std::string CatalogUriScheme(std::string_view uri) {
   return scheme;
 }
 
+static Result<std::string> WarehouseLocation(std::string_view warehouse) {
+  if (warehouse.empty()) return Status::InvalidArgument("catalog: the warehouse is empty");
+  if (!LocationScheme(warehouse).empty()) return std::string(warehouse);
+  return std::filesystem::absolute(std::filesystem::path(warehouse)).lexically_normal().string();
+}
+
+static Result<std::shared_ptr<Catalog>> OpenPostgres(std::string_view uri, std::string_view warehouse,
+                                              std::shared_ptr<FileIO> io, std::string catalog_name,
+                                              TableFileIOResolver table_io) {
+  FLOE_ASSIGN_OR_RETURN(PostgresUri parsed, ParsePostgresUri(uri));
+  SqlCatalogOptions options;
+  options.table_io = std::move(table_io);
+  FLOE_ASSIGN_OR_RETURN(options.warehouse, WarehouseLocation(warehouse));
+  options.catalog_name = std::move(catalog_name);
+  auto backend = std::make_shared<PostgresBackend>(std::move(parsed), options.busy_timeout_ms, options.max_connections);
+  FLOE_ASSIGN_OR_RETURN(std::shared_ptr<SqlCatalog> catalog,
+                        SqlCatalog::Open(std::move(backend), std::move(options), std::move(io)));
+  return std::shared_ptr<Catalog>(std::move(catalog));
+}
+
 Result<std::shared_ptr<Catalog>> OpenCatalog(std::string_view uri, std::string_view warehouse,
                                              std::shared_ptr<FileIO> io, std::string catalog_name,
                                              TableFileIOResolver table_io) {
   const std::string scheme = CatalogUriScheme(uri);
-  if (scheme == "postgresql" || scheme == "postgres" || scheme == "http" || scheme == "https") {
+  if (scheme == "postgresql" || scheme == "postgres") {
+    return OpenPostgres(uri, warehouse, std::move(io), std::move(catalog_name), std::move(table_io));
+  }
+  if (scheme == "http" || scheme == "https") {
     return Status::Unsupported(StrCat("catalog scheme ", scheme, " is not supported yet"));
   }
   if (scheme != "sqlite") {
-    return Status::InvalidArgument(
-        StrCat("catalog URI ", Quote(uri), ": unknown scheme (expected sqlite:<path>, postgresql://, http(s)://)"));
+    return Status::InvalidArgument(StrCat("catalog URI ", Quote(RedactCatalogUri(uri)),
+                                          ": unknown scheme (expected sqlite:<path>, postgresql://, http(s)://)"));
   }
   std::string_view rest = uri.substr(uri.find(':', StartsWith(uri, "jdbc:") ? 5 : 0) + 1);
   FLOE_ASSIGN_OR_RETURN(std::string path, SqlitePath(uri, rest));
-  if (warehouse.empty()) return Status::InvalidArgument("catalog: the warehouse is empty");
-
-  std::string warehouse_location(warehouse);
-  if (LocationScheme(warehouse).empty()) {
-    warehouse_location = std::filesystem::absolute(std::filesystem::path(warehouse)).lexically_normal().string();
-  }
+  FLOE_ASSIGN_OR_RETURN(std::string warehouse_location, WarehouseLocation(warehouse));
   const std::string_view path_scheme = LocationScheme(path);
   if (!path_scheme.empty() && path_scheme != "file" && path_scheme != "mem") {
     // The default catalog of an s3:// warehouse lands here.

@@ -4,7 +4,11 @@
 //                          folder when missing); also jdbc:sqlite:<path>, and
 //                          SQLAlchemy's sqlite:///<relative> and
 //                          sqlite:////<absolute> as PyIceberg users write them
-//   postgresql://..., http(s)://...   Unsupported for now
+//   postgresql://[user[:password]@]host[:port]/db[?libpq parameters]
+//                          the SQL catalog in a PostgreSQL database (also
+//                          postgres:// and jdbc:postgresql://; postgres.h)
+//   http(s)://...          Unsupported for now
+// Messages never show a password (RedactCatalogUri).
 //
 // Thread safety: OpenCatalog may be called from any thread; the catalog it
 // returns is thread-safe.
@@ -25,12 +29,16 @@ namespace floe::catalog {
 // The scheme word of a catalog URI: "sqlite", "postgresql", "http", ... ("" when none).
 std::string CatalogUriScheme(std::string_view uri);
 
+// `uri` without a password in its user info or its `password=` parameter,
+// for messages and `floe config` (other URIs come back unchanged).
+std::string RedactCatalogUri(std::string_view uri);
+
 // Opens the catalog `uri` names, with table locations under `warehouse` (a
 // relative local path is made absolute, so metadata never holds relative
 // locations) and files read and written through `io` (and, for tables
 // whose properties configure storage, the FileIO `table_io` resolves).
-//   Unsupported "catalog scheme postgresql is not supported yet" for schemes
-//     floe knows but does not serve yet (postgresql, http, https);
+//   Unsupported "catalog scheme http is not supported yet" for schemes
+//     floe knows but does not serve yet (http, https);
 //   InvalidArgument for an unknown scheme or an empty path or warehouse;
 //   the catalog's own errors (SqlCatalog::Open).
 Result<std::shared_ptr<Catalog>> OpenCatalog(std::string_view uri, std::string_view warehouse,

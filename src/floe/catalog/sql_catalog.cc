@@ -6,6 +6,7 @@
 
 #include "floe/base/logging.h"
 #include "floe/base/strings.h"
+#include "floe/catalog/sqlite.h"
 #include "floe/catalog/table_purge.h"
 #include "floe/iceberg/metadata_io.h"
 #include "floe/iceberg/new_table_metadata.h"
@@ -38,25 +39,12 @@ constexpr std::string_view kExistsProperty = "exists";
 // Nested namespaces of "a.b" are the rows starting "a.b.". substr compares
 // exactly (LIKE would need escaping and ignores ASCII case in SQLite).
 constexpr std::string_view kNamespaceExistsSql =
-    "SELECT EXISTS(SELECT 1 FROM iceberg_tables WHERE catalog_name = ?1 AND "
-    "(table_namespace = ?2 OR substr(table_namespace, 1, length(?3)) = ?3)) OR "
-    "EXISTS(SELECT 1 FROM iceberg_namespace_properties WHERE catalog_name = ?1 AND "
-    "(namespace = ?2 OR substr(namespace, 1, length(?3)) = ?3))";
+    "SELECT CASE WHEN EXISTS(SELECT 1 FROM iceberg_tables WHERE catalog_name = ? AND "
+    "(table_namespace = ? OR substr(table_namespace, 1, length(?)) = ?)) OR "
+    "EXISTS(SELECT 1 FROM iceberg_namespace_properties WHERE catalog_name = ? AND "
+    "(namespace = ? OR substr(namespace, 1, length(?)) = ?)) THEN 1 ELSE 0 END";
 
 std::string ChildPrefix(const Namespace& ns) { return ns.ToString() + "."; }
-
-Result<bool> NamespaceExistsOn(sqlite::Connection& db, const std::string& catalog, const Namespace& ns) {
-  if (ns.empty()) return true;
-  FLOE_ASSIGN_OR_RETURN(sqlite::Statement query, db.Prepare(kNamespaceExistsSql));
-  query.Bind(catalog).Bind(ns.ToString()).Bind(ChildPrefix(ns));
-  FLOE_ASSIGN_OR_RETURN(bool row, query.Step());
-  return row && query.Int(0) != 0;
-}
-
-Status RequireNamespace(sqlite::Connection& db, const std::string& catalog, const Namespace& ns) {
-  FLOE_ASSIGN_OR_RETURN(bool exists, NamespaceExistsOn(db, catalog, ns));
-  return exists ? Status::OK() : Status::NotFound(NamespaceNotFoundMessage(ns));
-}
 
 Status ValidateNamespaceProperties(const Properties& properties) {
   if (properties.contains(std::string(kExistsProperty))) {
@@ -65,55 +53,43 @@ Status ValidateNamespaceProperties(const Properties& properties) {
   return Status::OK();
 }
 
-Status InsertProperty(sqlite::Connection& db, const std::string& catalog, const Namespace& ns, std::string_view key,
-                      std::string_view value) {
-  FLOE_ASSIGN_OR_RETURN(sqlite::Statement insert,
-                        db.Prepare("INSERT INTO iceberg_namespace_properties (catalog_name, namespace, property_key, "
-                                   "property_value) VALUES (?, ?, ?, ?) ON CONFLICT (catalog_name, namespace, "
-                                   "property_key) DO UPDATE SET property_value = excluded.property_value"));
-  insert.Bind(catalog).Bind(ns.ToString()).Bind(key).Bind(value);
-  return insert.Run();
-}
-
 bool HasColumn(const std::vector<std::string>& columns, std::string_view name) {
   return std::find(columns.begin(), columns.end(), name) != columns.end();
 }
 
-Result<std::vector<std::string>> ColumnsOf(sqlite::Connection& db, std::string_view table) {
-  FLOE_ASSIGN_OR_RETURN(sqlite::Statement query, db.Prepare(StrCat("PRAGMA table_info(", table, ")")));
-  std::vector<std::string> columns;
-  while (true) {
-    FLOE_ASSIGN_OR_RETURN(bool row, query.Step());
-    if (!row) return columns;
-    columns.push_back(query.Text(1));
-  }
-}
-
 }  // namespace
 
-SqlCatalog::SqlCatalog(SqlCatalogOptions options, std::shared_ptr<FileIO> io)
-    : options_(std::move(options)),
-      io_(std::move(io)),
-      pool_(options_.database_path, options_.busy_timeout_ms, options_.max_connections) {}
+SqlCatalog::SqlCatalog(std::shared_ptr<SqlBackend> backend, SqlCatalogOptions options, std::shared_ptr<FileIO> io)
+    : options_(std::move(options)), io_(std::move(io)), pool_(std::move(backend)) {}
 
 Result<std::shared_ptr<SqlCatalog>> SqlCatalog::Open(SqlCatalogOptions options, std::shared_ptr<FileIO> io) {
   if (options.database_path.empty()) return Status::InvalidArgument("SQL catalog: the database path is empty");
+  auto backend =
+      std::make_shared<SqliteBackend>(options.database_path, options.busy_timeout_ms, options.max_connections);
+  return Open(std::move(backend), std::move(options), std::move(io));
+}
+
+Result<std::shared_ptr<SqlCatalog>> SqlCatalog::Open(std::shared_ptr<SqlBackend> backend, SqlCatalogOptions options,
+                                                     std::shared_ptr<FileIO> io) {
+  if (backend == nullptr) return Status::InvalidArgument("SQL catalog: no database");
   while (options.warehouse.size() > 1 && options.warehouse.back() == '/') options.warehouse.pop_back();
   if (options.warehouse.empty()) return Status::InvalidArgument("SQL catalog: the warehouse is empty");
   if (options.catalog_name.empty()) return Status::InvalidArgument("SQL catalog: the catalog name is empty");
   if (io == nullptr) return Status::InvalidArgument("SQL catalog: no FileIO");
-  auto catalog = std::make_shared<SqlCatalog>(std::move(options), std::move(io));
+  auto catalog = std::make_shared<SqlCatalog>(std::move(backend), std::move(options), std::move(io));
   FLOE_RETURN_IF_ERROR(catalog->InitializeTables());
   return catalog;
 }
 
+const std::string& SqlCatalog::description() const { return pool_.backend().description(); }
+
 Status SqlCatalog::InitializeTables() {
   FLOE_ASSIGN_OR_RETURN(auto db, pool_.Acquire());
   {
-    // One transaction, so processes opening a new database at once do not
-    // race on the CREATEs.
-    FLOE_ASSIGN_OR_RETURN(sqlite::Transaction txn, sqlite::Transaction::Begin(*db));
-    FLOE_RETURN_IF_ERROR(db->Exec(kCreateTablesSql));
+    // One transaction under the catalog lock, so processes opening a new
+    // database at once do not race on the CREATEs.
+    FLOE_ASSIGN_OR_RETURN(SqlTransaction txn, SqlTransaction::Begin(*db, SqlLock::kCatalog));
+    FLOE_RETURN_IF_ERROR(db->ExecScript(kCreateTablesSql));
     FLOE_RETURN_IF_ERROR(txn.Commit());
   }
   const std::pair<std::string_view, std::vector<std::string_view>> required[] = {
@@ -122,11 +98,11 @@ Status SqlCatalog::InitializeTables() {
       {"iceberg_namespace_properties", {"catalog_name", "namespace", "property_key", "property_value"}},
   };
   for (const auto& [table, names] : required) {
-    FLOE_ASSIGN_OR_RETURN(std::vector<std::string> columns, ColumnsOf(*db, table));
+    FLOE_ASSIGN_OR_RETURN(std::vector<std::string> columns, db->ColumnsOf(table));
     for (std::string_view column : names) {
       if (!HasColumn(columns, column)) {
-        return Status::Corrupt(StrCat("catalog database ", Quote(db->path()), ": table ", table, " has no column ",
-                                      column, " (not an Iceberg JDBC catalog)"));
+        return Status::Corrupt(StrCat(description(), ": table ", table, " has no column ", column,
+                                      " (not an Iceberg JDBC catalog)"));
       }
     }
     if (table == "iceberg_tables") has_record_type_ = HasColumn(columns, "iceberg_type");
@@ -138,6 +114,30 @@ std::string SqlCatalog::TableRowFilter() const {
   return has_record_type_ ? " AND (iceberg_type = 'TABLE' OR iceberg_type IS NULL)" : "";
 }
 
+Result<bool> SqlCatalog::NamespaceExistsOn(SqlConnection& db, const Namespace& ns) {
+  if (ns.empty()) return true;
+  const std::string dotted = ns.ToString();
+  const std::string prefix = ChildPrefix(ns);
+  FLOE_ASSIGN_OR_RETURN(SqlRows rows,
+                        db.Query(kNamespaceExistsSql, {name(), dotted, prefix, prefix, name(), dotted, prefix, prefix}));
+  return !rows.empty() && rows.Int(0, 0) != 0;
+}
+
+Status SqlCatalog::RequireNamespace(SqlConnection& db, const Namespace& ns) {
+  FLOE_ASSIGN_OR_RETURN(bool exists, NamespaceExistsOn(db, ns));
+  return exists ? Status::OK() : Status::NotFound(NamespaceNotFoundMessage(ns));
+}
+
+Status SqlCatalog::InsertProperty(SqlConnection& db, const Namespace& ns, std::string_view key,
+                                  std::string_view value) {
+  return db
+      .Execute("INSERT INTO iceberg_namespace_properties (catalog_name, namespace, property_key, property_value) "
+               "VALUES (?, ?, ?, ?) ON CONFLICT (catalog_name, namespace, property_key) DO UPDATE SET "
+               "property_value = excluded.property_value",
+               {name(), ns.ToString(), std::string(key), std::string(value)})
+      .status();
+}
+
 // --- namespaces ----------------------------------------------------------------
 
 Status SqlCatalog::CreateNamespace(const Namespace& ns, const Properties& properties) {
@@ -145,33 +145,32 @@ Status SqlCatalog::CreateNamespace(const Namespace& ns, const Properties& proper
   if (ns.empty()) return Status::InvalidArgument("cannot create the root namespace");
   FLOE_RETURN_IF_ERROR(ValidateNamespaceProperties(properties));
   FLOE_ASSIGN_OR_RETURN(auto db, pool_.Acquire());
-  FLOE_ASSIGN_OR_RETURN(sqlite::Transaction txn, sqlite::Transaction::Begin(*db));
-  FLOE_ASSIGN_OR_RETURN(bool exists, NamespaceExistsOn(*db, name(), ns));
+  FLOE_ASSIGN_OR_RETURN(SqlTransaction txn, SqlTransaction::Begin(*db, SqlLock::kCatalog));
+  FLOE_ASSIGN_OR_RETURN(bool exists, NamespaceExistsOn(*db, ns));
   if (exists) return Status::AlreadyExists(StrCat("namespace ", ns.ToString(), " already exists"));
-  for (const auto& [key, value] : properties) FLOE_RETURN_IF_ERROR(InsertProperty(*db, name(), ns, key, value));
-  FLOE_RETURN_IF_ERROR(InsertProperty(*db, name(), ns, kExistsProperty, "true"));
+  for (const auto& [key, value] : properties) FLOE_RETURN_IF_ERROR(InsertProperty(*db, ns, key, value));
+  FLOE_RETURN_IF_ERROR(InsertProperty(*db, ns, kExistsProperty, "true"));
   return txn.Commit();
 }
 
 Result<std::vector<Namespace>> SqlCatalog::ListNamespaces(const Namespace& parent) {
   FLOE_RETURN_IF_ERROR(parent.Validate());
   FLOE_ASSIGN_OR_RETURN(auto db, pool_.Acquire());
-  FLOE_RETURN_IF_ERROR(RequireNamespace(*db, name(), parent));
+  FLOE_RETURN_IF_ERROR(RequireNamespace(*db, parent));
+  const std::string prefix = parent.empty() ? std::string() : ChildPrefix(parent);
   FLOE_ASSIGN_OR_RETURN(
-      sqlite::Statement query,
-      db->Prepare("SELECT table_namespace FROM iceberg_tables WHERE catalog_name = ?1 AND "
-                  "(?2 = '' OR substr(table_namespace, 1, length(?2)) = ?2) "
-                  "UNION SELECT namespace FROM iceberg_namespace_properties WHERE catalog_name = ?1 AND "
-                  "(?2 = '' OR substr(namespace, 1, length(?2)) = ?2)"));
-  query.Bind(name()).Bind(parent.empty() ? std::string() : ChildPrefix(parent));
+      SqlRows rows,
+      db->Query("SELECT table_namespace FROM iceberg_tables WHERE catalog_name = ? AND "
+                "(? = '' OR substr(table_namespace, 1, length(?)) = ?) "
+                "UNION SELECT namespace FROM iceberg_namespace_properties WHERE catalog_name = ? AND "
+                "(? = '' OR substr(namespace, 1, length(?)) = ?)",
+                {name(), prefix, prefix, prefix, name(), prefix, prefix, prefix}));
   const size_t depth = parent.levels.size() + 1;
   std::set<Namespace> children;
-  while (true) {
-    FLOE_ASSIGN_OR_RETURN(bool row, query.Step());
-    if (!row) break;
+  for (size_t r = 0; r < rows.size(); ++r) {
     // Rows other tools wrote with names floe cannot split (an empty level)
     // are not namespaces it can address; skip them.
-    auto ns = Namespace::Parse(query.Text(0));
+    auto ns = Namespace::Parse(rows.Text(r, 0));
     if (!ns.ok() || ns->levels.size() < depth) continue;
     ns->levels.resize(depth);
     children.insert(std::move(*ns));
@@ -182,17 +181,13 @@ Result<std::vector<Namespace>> SqlCatalog::ListNamespaces(const Namespace& paren
 Result<Properties> SqlCatalog::LoadNamespaceMetadata(const Namespace& ns) {
   FLOE_RETURN_IF_ERROR(ns.Validate());
   FLOE_ASSIGN_OR_RETURN(auto db, pool_.Acquire());
-  FLOE_RETURN_IF_ERROR(RequireNamespace(*db, name(), ns));
-  FLOE_ASSIGN_OR_RETURN(sqlite::Statement query,
-                        db->Prepare("SELECT property_key, property_value FROM iceberg_namespace_properties "
-                                    "WHERE catalog_name = ? AND namespace = ?"));
-  query.Bind(name()).Bind(ns.ToString());
+  FLOE_RETURN_IF_ERROR(RequireNamespace(*db, ns));
+  FLOE_ASSIGN_OR_RETURN(SqlRows rows, db->Query("SELECT property_key, property_value FROM iceberg_namespace_properties "
+                                                "WHERE catalog_name = ? AND namespace = ?",
+                                                {name(), ns.ToString()}));
   Properties properties;
-  while (true) {
-    FLOE_ASSIGN_OR_RETURN(bool row, query.Step());
-    if (!row) break;
-    std::string key = query.Text(0);
-    if (key != kExistsProperty) properties[std::move(key)] = query.Text(1);
+  for (size_t r = 0; r < rows.size(); ++r) {
+    if (rows.Text(r, 0) != kExistsProperty) properties[rows.Text(r, 0)] = rows.Text(r, 1);
   }
   return properties;
 }
@@ -200,46 +195,43 @@ Result<Properties> SqlCatalog::LoadNamespaceMetadata(const Namespace& ns) {
 Result<bool> SqlCatalog::NamespaceExists(const Namespace& ns) {
   FLOE_RETURN_IF_ERROR(ns.Validate());
   FLOE_ASSIGN_OR_RETURN(auto db, pool_.Acquire());
-  return NamespaceExistsOn(*db, name(), ns);
+  return NamespaceExistsOn(*db, ns);
 }
 
 Status SqlCatalog::DropNamespace(const Namespace& ns) {
   FLOE_RETURN_IF_ERROR(ns.Validate());
   if (ns.empty()) return Status::InvalidArgument("cannot drop the root namespace");
   FLOE_ASSIGN_OR_RETURN(auto db, pool_.Acquire());
-  FLOE_ASSIGN_OR_RETURN(sqlite::Transaction txn, sqlite::Transaction::Begin(*db));
-  FLOE_RETURN_IF_ERROR(RequireNamespace(*db, name(), ns));
+  FLOE_ASSIGN_OR_RETURN(SqlTransaction txn, SqlTransaction::Begin(*db, SqlLock::kCatalog));
+  FLOE_RETURN_IF_ERROR(RequireNamespace(*db, ns));
   {
-    FLOE_ASSIGN_OR_RETURN(sqlite::Statement tables,
-                          db->Prepare("SELECT count(*) FROM iceberg_tables WHERE catalog_name = ? AND "
-                                      "table_namespace = ?"));
-    tables.Bind(name()).Bind(ns.ToString());
-    FLOE_ASSIGN_OR_RETURN(bool row, tables.Step());
-    if (row && tables.Int(0) > 0) {
+    FLOE_ASSIGN_OR_RETURN(SqlRows tables, db->Query("SELECT count(*) FROM iceberg_tables WHERE catalog_name = ? AND "
+                                                    "table_namespace = ?",
+                                                    {name(), ns.ToString()}));
+    if (!tables.empty() && tables.Int(0, 0) > 0) {
       return Status::InvalidArgument(
-          StrCat("namespace ", ns.ToString(), " is not empty: it has ", tables.Int(0), " table(s)"));
+          StrCat("namespace ", ns.ToString(), " is not empty: it has ", tables.Int(0, 0), " table(s) or view(s)"));
     }
   }
   {
     // Java drops a namespace with nested ones, which then still exists
     // through them; the REST spec asks for an empty namespace, so refuse.
-    FLOE_ASSIGN_OR_RETURN(sqlite::Statement nested,
-                          db->Prepare("SELECT table_namespace FROM iceberg_tables WHERE catalog_name = ?1 AND "
-                                      "substr(table_namespace, 1, length(?2)) = ?2 UNION "
-                                      "SELECT namespace FROM iceberg_namespace_properties WHERE catalog_name = ?1 "
-                                      "AND substr(namespace, 1, length(?2)) = ?2 LIMIT 1"));
-    nested.Bind(name()).Bind(ChildPrefix(ns));
-    FLOE_ASSIGN_OR_RETURN(bool row, nested.Step());
-    if (row) {
+    const std::string prefix = ChildPrefix(ns);
+    FLOE_ASSIGN_OR_RETURN(SqlRows nested,
+                          db->Query("SELECT table_namespace FROM iceberg_tables WHERE catalog_name = ? AND "
+                                    "substr(table_namespace, 1, length(?)) = ? UNION "
+                                    "SELECT namespace FROM iceberg_namespace_properties WHERE catalog_name = ? "
+                                    "AND substr(namespace, 1, length(?)) = ? LIMIT 1",
+                                    {name(), prefix, prefix, name(), prefix, prefix}));
+    if (!nested.empty()) {
       return Status::InvalidArgument(
-          StrCat("namespace ", ns.ToString(), " is not empty: it has namespace ", nested.Text(0)));
+          StrCat("namespace ", ns.ToString(), " is not empty: it has namespace ", nested.Text(0, 0)));
     }
   }
-  FLOE_ASSIGN_OR_RETURN(sqlite::Statement drop,
-                        db->Prepare("DELETE FROM iceberg_namespace_properties WHERE catalog_name = ? AND "
-                                    "namespace = ?"));
-  drop.Bind(name()).Bind(ns.ToString());
-  FLOE_RETURN_IF_ERROR(drop.Run());
+  FLOE_RETURN_IF_ERROR(
+      db->Execute("DELETE FROM iceberg_namespace_properties WHERE catalog_name = ? AND namespace = ?",
+                  {name(), ns.ToString()})
+          .status());
   return txn.Commit();
 }
 
@@ -259,33 +251,25 @@ Result<NamespacePropertiesUpdate> SqlCatalog::UpdateNamespaceProperties(const Na
     }
   }
   FLOE_ASSIGN_OR_RETURN(auto db, pool_.Acquire());
-  FLOE_ASSIGN_OR_RETURN(sqlite::Transaction txn, sqlite::Transaction::Begin(*db));
-  FLOE_RETURN_IF_ERROR(RequireNamespace(*db, name(), ns));
+  FLOE_ASSIGN_OR_RETURN(SqlTransaction txn, SqlTransaction::Begin(*db, SqlLock::kCatalog));
+  FLOE_RETURN_IF_ERROR(RequireNamespace(*db, ns));
   NamespacePropertiesUpdate result;
   for (const std::string& key : removal_set) {
-    FLOE_ASSIGN_OR_RETURN(sqlite::Statement remove,
-                          db->Prepare("DELETE FROM iceberg_namespace_properties WHERE catalog_name = ? AND "
-                                      "namespace = ? AND property_key = ?"));
-    remove.Bind(name()).Bind(ns.ToString()).Bind(key);
-    FLOE_RETURN_IF_ERROR(remove.Run());
-    (db->changes() > 0 ? result.removed : result.missing).push_back(key);
+    FLOE_ASSIGN_OR_RETURN(int64_t removed, db->Execute("DELETE FROM iceberg_namespace_properties WHERE "
+                                                       "catalog_name = ? AND namespace = ? AND property_key = ?",
+                                                       {name(), ns.ToString(), key}));
+    (removed > 0 ? result.removed : result.missing).push_back(key);
   }
   for (const auto& [key, value] : updates) {
-    FLOE_RETURN_IF_ERROR(InsertProperty(*db, name(), ns, key, value));
+    FLOE_RETURN_IF_ERROR(InsertProperty(*db, ns, key, value));
     result.updated.push_back(key);
   }
   if (!result.removed.empty()) {
     // A namespace whose last property went away must not vanish with it.
-    int64_t left = 0;
-    {
-      FLOE_ASSIGN_OR_RETURN(sqlite::Statement count,
-                            db->Prepare("SELECT count(*) FROM iceberg_namespace_properties WHERE catalog_name = ? "
-                                        "AND namespace = ?"));
-      count.Bind(name()).Bind(ns.ToString());
-      FLOE_ASSIGN_OR_RETURN(bool row, count.Step());
-      if (row) left = count.Int(0);
-    }
-    if (left == 0) FLOE_RETURN_IF_ERROR(InsertProperty(*db, name(), ns, kExistsProperty, "true"));
+    FLOE_ASSIGN_OR_RETURN(SqlRows count, db->Query("SELECT count(*) FROM iceberg_namespace_properties WHERE "
+                                                   "catalog_name = ? AND namespace = ?",
+                                                   {name(), ns.ToString()}));
+    if (count.empty() || count.Int(0, 0) == 0) FLOE_RETURN_IF_ERROR(InsertProperty(*db, ns, kExistsProperty, "true"));
   }
   FLOE_RETURN_IF_ERROR(txn.Commit());
   return result;
@@ -296,42 +280,81 @@ Result<NamespacePropertiesUpdate> SqlCatalog::UpdateNamespaceProperties(const Na
 Result<std::string> SqlCatalog::LoadMetadataLocation(const TableIdentifier& ident) {
   FLOE_RETURN_IF_ERROR(ident.Validate());
   FLOE_ASSIGN_OR_RETURN(auto db, pool_.Acquire());
-  FLOE_ASSIGN_OR_RETURN(sqlite::Statement query,
-                        db->Prepare(StrCat("SELECT metadata_location FROM iceberg_tables WHERE catalog_name = ? AND "
-                                           "table_namespace = ? AND table_name = ?",
-                                           TableRowFilter())));
-  query.Bind(name()).Bind(ident.ns.ToString()).Bind(ident.name);
-  FLOE_ASSIGN_OR_RETURN(bool row, query.Step());
-  if (!row) return Status::NotFound(TableNotFoundMessage(ident));
-  if (query.IsNull(0) || query.Text(0).empty()) {
-    return Status::Corrupt(
-        StrCat("catalog database ", Quote(db->path()), ": table ", ident.ToString(), " has no metadata_location"));
+  FLOE_ASSIGN_OR_RETURN(SqlRows rows, db->Query(StrCat("SELECT metadata_location FROM iceberg_tables WHERE "
+                                                       "catalog_name = ? AND table_namespace = ? AND table_name = ?",
+                                                       TableRowFilter()),
+                                                {name(), ident.ns.ToString(), ident.name}));
+  if (rows.empty()) return Status::NotFound(TableNotFoundMessage(ident));
+  if (rows.Text(0, 0).empty()) {
+    return Status::Corrupt(StrCat(description(), ": table ", ident.ToString(), " has no metadata_location"));
   }
-  return query.Text(0);
+  return rows.Text(0, 0);
 }
 
-Status SqlCatalog::CreateMetadataLocation(const TableIdentifier& ident, const std::string& metadata_location) {
-  FLOE_RETURN_IF_ERROR(ident.Validate());
+Status SqlCatalog::InsertRow(const TableIdentifier& ident, const std::string& metadata_location,
+                             std::string_view record_type) {
   FLOE_ASSIGN_OR_RETURN(auto db, pool_.Acquire());
-  FLOE_ASSIGN_OR_RETURN(sqlite::Transaction txn, sqlite::Transaction::Begin(*db));
-  FLOE_RETURN_IF_ERROR(RequireNamespace(*db, name(), ident.ns));
-  FLOE_ASSIGN_OR_RETURN(
-      sqlite::Statement insert,
-      db->Prepare(has_record_type_
-                      ? "INSERT INTO iceberg_tables (catalog_name, table_namespace, table_name, metadata_location, "
-                        "previous_metadata_location, iceberg_type) VALUES (?, ?, ?, ?, NULL, 'TABLE')"
-                      : "INSERT INTO iceberg_tables (catalog_name, table_namespace, table_name, metadata_location, "
-                        "previous_metadata_location) VALUES (?, ?, ?, ?, NULL)"));
-  insert.Bind(name()).Bind(ident.ns.ToString()).Bind(ident.name).Bind(metadata_location);
-  Status inserted = insert.Run();
-  if (inserted.IsAlreadyExists()) return Status::AlreadyExists(StrCat("table ", ident.ToString(), " already exists"));
+  FLOE_ASSIGN_OR_RETURN(SqlTransaction txn, SqlTransaction::Begin(*db, SqlLock::kCatalog));
+  FLOE_RETURN_IF_ERROR(RequireNamespace(*db, ident.ns));
+  const std::string_view what = record_type == "VIEW" ? "view" : "table";
+  Status inserted =
+      has_record_type_
+          ? db->Execute("INSERT INTO iceberg_tables (catalog_name, table_namespace, table_name, metadata_location, "
+                        "previous_metadata_location, iceberg_type) VALUES (?, ?, ?, ?, NULL, ?)",
+                        {name(), ident.ns.ToString(), ident.name, metadata_location, std::string(record_type)})
+                .status()
+          : db->Execute("INSERT INTO iceberg_tables (catalog_name, table_namespace, table_name, metadata_location, "
+                        "previous_metadata_location) VALUES (?, ?, ?, ?, NULL)",
+                        {name(), ident.ns.ToString(), ident.name, metadata_location})
+                .status();
+  if (inserted.IsAlreadyExists()) {
+    // The primary key does not tell tables from views.
+    return Status::AlreadyExists(StrCat("table or view ", ident.ToString(), " already exists"));
+  }
   FLOE_RETURN_IF_ERROR(inserted);
   bool unknown = false;
   Status committed = txn.Commit(&unknown);
   if (!committed.ok() && unknown) {
     db.Discard();
     return Status::CommitStateUnknown(
-        StrCat("table ", ident.ToString(), ": the create may or may not have happened: ", committed.message()));
+        StrCat(what, " ", ident.ToString(), ": the create may or may not have happened: ", committed.message()));
+  }
+  return committed;
+}
+
+Status SqlCatalog::CreateMetadataLocation(const TableIdentifier& ident, const std::string& metadata_location) {
+  FLOE_RETURN_IF_ERROR(ident.Validate());
+  return InsertRow(ident, metadata_location, "TABLE");
+}
+
+Status SqlCatalog::SwapRow(const TableIdentifier& ident, const std::string& expected,
+                           const std::string& metadata_location, const std::string& row_filter,
+                           std::string_view what) {
+  FLOE_ASSIGN_OR_RETURN(auto db, pool_.Acquire());
+  FLOE_ASSIGN_OR_RETURN(SqlTransaction txn, SqlTransaction::Begin(*db, SqlLock::kRows));
+  // Before COMMIT nothing is durable: an error here leaves the row as it was.
+  FLOE_ASSIGN_OR_RETURN(
+      int64_t changed,
+      db->Execute(StrCat("UPDATE iceberg_tables SET metadata_location = ?, previous_metadata_location = ? WHERE "
+                         "catalog_name = ? AND table_namespace = ? AND table_name = ? AND metadata_location = ?",
+                         row_filter),
+                  {metadata_location, expected, name(), ident.ns.ToString(), ident.name, expected}));
+  if (changed == 0) {
+    FLOE_ASSIGN_OR_RETURN(SqlRows current,
+                          db->Query(StrCat("SELECT metadata_location FROM iceberg_tables WHERE catalog_name = ? AND "
+                                           "table_namespace = ? AND table_name = ?",
+                                           row_filter),
+                                    {name(), ident.ns.ToString(), ident.name}));
+    if (current.empty()) return Status::CommitConflict(StrCat(what, " ", ident.ToString(), " no longer exists"));
+    return Status::CommitConflict(StrCat(what, " ", ident.ToString(), " was changed by another commit: its metadata is ",
+                                         Quote(current.Text(0, 0)), ", expected ", Quote(expected)));
+  }
+  bool unknown = false;
+  Status committed = txn.Commit(&unknown);
+  if (!committed.ok() && unknown) {
+    db.Discard();
+    return Status::CommitStateUnknown(
+        StrCat(what, " ", ident.ToString(), ": the commit may or may not have happened: ", committed.message()));
   }
   return committed;
 }
@@ -339,54 +362,30 @@ Status SqlCatalog::CreateMetadataLocation(const TableIdentifier& ident, const st
 Status SqlCatalog::SwapMetadataLocation(const TableIdentifier& ident, const std::string& expected,
                                         const std::string& metadata_location) {
   FLOE_RETURN_IF_ERROR(ident.Validate());
-  FLOE_ASSIGN_OR_RETURN(auto db, pool_.Acquire());
-  FLOE_ASSIGN_OR_RETURN(sqlite::Transaction txn, sqlite::Transaction::Begin(*db));
-  FLOE_ASSIGN_OR_RETURN(
-      sqlite::Statement update,
-      db->Prepare(StrCat("UPDATE iceberg_tables SET metadata_location = ?, previous_metadata_location = ? WHERE "
-                         "catalog_name = ? AND table_namespace = ? AND table_name = ? AND metadata_location = ?",
-                         TableRowFilter())));
-  update.Bind(metadata_location).Bind(expected).Bind(name()).Bind(ident.ns.ToString()).Bind(ident.name).Bind(expected);
-  // Before COMMIT nothing is durable: an error here leaves the table as it was.
-  FLOE_RETURN_IF_ERROR(update.Run());
-  if (db->changes() == 0) {
-    FLOE_ASSIGN_OR_RETURN(sqlite::Statement current,
-                          db->Prepare(StrCat("SELECT metadata_location FROM iceberg_tables WHERE catalog_name = ? AND "
-                                             "table_namespace = ? AND table_name = ?",
-                                             TableRowFilter())));
-    current.Bind(name()).Bind(ident.ns.ToString()).Bind(ident.name);
-    FLOE_ASSIGN_OR_RETURN(bool row, current.Step());
-    if (!row) return Status::CommitConflict(StrCat("table ", ident.ToString(), " no longer exists"));
-    return Status::CommitConflict(StrCat("table ", ident.ToString(), " was changed by another commit: its metadata is ",
-                                         Quote(current.Text(0)), ", expected ", Quote(expected)));
-  }
-  bool unknown = false;
-  Status committed = txn.Commit(&unknown);
-  if (!committed.ok() && unknown) {
-    db.Discard();
-    return Status::CommitStateUnknown(
-        StrCat("table ", ident.ToString(), ": the commit may or may not have happened: ", committed.message()));
-  }
-  return committed;
+  return SwapRow(ident, expected, metadata_location, TableRowFilter(), "table");
 }
 
 // --- tables --------------------------------------------------------------------
 
-Result<std::vector<TableIdentifier>> SqlCatalog::ListTables(const Namespace& ns) {
+Result<std::vector<TableIdentifier>> SqlCatalog::ListRows(const Namespace& ns, const std::string& row_filter) {
   FLOE_RETURN_IF_ERROR(ns.Validate());
   FLOE_ASSIGN_OR_RETURN(auto db, pool_.Acquire());
-  FLOE_RETURN_IF_ERROR(RequireNamespace(*db, name(), ns));
-  FLOE_ASSIGN_OR_RETURN(sqlite::Statement query,
-                        db->Prepare(StrCat("SELECT table_name FROM iceberg_tables WHERE catalog_name = ? AND "
-                                           "table_namespace = ?",
-                                           TableRowFilter(), " ORDER BY table_name")));
-  query.Bind(name()).Bind(ns.ToString());
-  std::vector<TableIdentifier> tables;
-  while (true) {
-    FLOE_ASSIGN_OR_RETURN(bool row, query.Step());
-    if (!row) return tables;
-    tables.push_back(TableIdentifier{ns, query.Text(0)});
-  }
+  FLOE_RETURN_IF_ERROR(RequireNamespace(*db, ns));
+  FLOE_ASSIGN_OR_RETURN(SqlRows rows,
+                        db->Query(StrCat("SELECT table_name FROM iceberg_tables WHERE catalog_name = ? AND "
+                                         "table_namespace = ?",
+                                         row_filter),
+                                  {name(), ns.ToString()}));
+  std::vector<TableIdentifier> idents;
+  for (size_t r = 0; r < rows.size(); ++r) idents.push_back(TableIdentifier{ns, rows.Text(r, 0)});
+  // Sorted here, by bytes: the database's collation (PostgreSQL's follows
+  // the locale) must not decide the order pages are cut in.
+  std::sort(idents.begin(), idents.end());
+  return idents;
+}
+
+Result<std::vector<TableIdentifier>> SqlCatalog::ListTables(const Namespace& ns) {
+  return ListRows(ns, TableRowFilter());
 }
 
 Result<bool> SqlCatalog::TableExists(const TableIdentifier& ident) {
@@ -430,6 +429,15 @@ Result<iceberg::TableState> SqlCatalog::LoadTable(const TableIdentifier& ident) 
   return NewTableOps(ident)->Refresh();
 }
 
+Status SqlCatalog::DeleteRow(const TableIdentifier& ident, const std::string& row_filter) {
+  FLOE_ASSIGN_OR_RETURN(auto db, pool_.Acquire());
+  FLOE_ASSIGN_OR_RETURN(int64_t deleted, db->Execute(StrCat("DELETE FROM iceberg_tables WHERE catalog_name = ? AND "
+                                                            "table_namespace = ? AND table_name = ?",
+                                                            row_filter),
+                                                     {name(), ident.ns.ToString(), ident.name}));
+  return deleted == 0 ? Status::NotFound("") : Status::OK();
+}
+
 Status SqlCatalog::DropTable(const TableIdentifier& ident, bool purge) {
   FLOE_RETURN_IF_ERROR(ident.Validate());
   std::optional<iceberg::TableState> last;
@@ -446,51 +454,50 @@ Status SqlCatalog::DropTable(const TableIdentifier& ident, bool purge) {
       FLOE_LOG(kWarning) << "dropping " << ident.ToString() << " without purge: " << state.status().ToString();
     }
   }
-  {
-    FLOE_ASSIGN_OR_RETURN(auto db, pool_.Acquire());
-    FLOE_ASSIGN_OR_RETURN(sqlite::Statement drop,
-                          db->Prepare(StrCat("DELETE FROM iceberg_tables WHERE catalog_name = ? AND "
-                                             "table_namespace = ? AND table_name = ?",
-                                             TableRowFilter())));
-    drop.Bind(name()).Bind(ident.ns.ToString()).Bind(ident.name);
-    FLOE_RETURN_IF_ERROR(drop.Run());
-    if (db->changes() == 0) return Status::NotFound(TableNotFoundMessage(ident));
-  }
+  Status deleted = DeleteRow(ident, TableRowFilter());
+  if (deleted.IsNotFound()) return Status::NotFound(TableNotFoundMessage(ident));
+  FLOE_RETURN_IF_ERROR(deleted);
   if (!last) return Status::OK();
   return PurgeTableFiles(ops->io(), last->metadata_location, *last->metadata)
       .WithContext(StrCat("table ", ident.ToString(), " was dropped, but purging its files failed"));
 }
 
+Status SqlCatalog::RenameRow(const TableIdentifier& from, const TableIdentifier& to, const std::string& row_filter,
+                             std::string_view what) {
+  FLOE_ASSIGN_OR_RETURN(auto db, pool_.Acquire());
+  FLOE_ASSIGN_OR_RETURN(SqlTransaction txn, SqlTransaction::Begin(*db, SqlLock::kCatalog));
+  auto row_exists = [&](const TableIdentifier& ident, const std::string& filter) -> Result<bool> {
+    FLOE_ASSIGN_OR_RETURN(SqlRows rows, db->Query(StrCat("SELECT 1 FROM iceberg_tables WHERE catalog_name = ? AND "
+                                                         "table_namespace = ? AND table_name = ?",
+                                                         filter),
+                                                  {name(), ident.ns.ToString(), ident.name}));
+    return !rows.empty();
+  };
+  FLOE_ASSIGN_OR_RETURN(bool from_exists, row_exists(from, row_filter));
+  if (!from_exists) {
+    return Status::NotFound(what == "view" ? ViewNotFoundMessage(from) : TableNotFoundMessage(from));
+  }
+  if (from == to) return Status::OK();
+  FLOE_RETURN_IF_ERROR(RequireNamespace(*db, to.ns));
+  FLOE_ASSIGN_OR_RETURN(bool to_exists, row_exists(to, row_filter));
+  if (to_exists) return Status::AlreadyExists(StrCat(what, " ", to.ToString(), " already exists"));
+  // A row of the other kind holds the primary key.
+  FLOE_ASSIGN_OR_RETURN(bool other_exists, row_exists(to, ""));
+  if (other_exists) {
+    return Status::AlreadyExists(StrCat("a ", what == "view" ? "table" : "view", " named ", to.ToString(), " exists"));
+  }
+  FLOE_RETURN_IF_ERROR(db->Execute(StrCat("UPDATE iceberg_tables SET table_namespace = ?, table_name = ? WHERE "
+                                          "catalog_name = ? AND table_namespace = ? AND table_name = ?",
+                                          row_filter),
+                                   {to.ns.ToString(), to.name, name(), from.ns.ToString(), from.name})
+                           .status());
+  return txn.Commit();
+}
+
 Status SqlCatalog::RenameTable(const TableIdentifier& from, const TableIdentifier& to) {
   FLOE_RETURN_IF_ERROR(from.Validate());
   FLOE_RETURN_IF_ERROR(to.Validate());
-  FLOE_ASSIGN_OR_RETURN(auto db, pool_.Acquire());
-  FLOE_ASSIGN_OR_RETURN(sqlite::Transaction txn, sqlite::Transaction::Begin(*db));
-  const std::string exists_sql = StrCat(
-      "SELECT 1 FROM iceberg_tables WHERE catalog_name = ? AND table_namespace = ? "
-      "AND table_name = ?",
-      TableRowFilter());
-  auto row_exists = [&](const TableIdentifier& ident) -> Result<bool> {
-    FLOE_ASSIGN_OR_RETURN(sqlite::Statement query, db->Prepare(exists_sql));
-    query.Bind(name()).Bind(ident.ns.ToString()).Bind(ident.name);
-    return query.Step();
-  };
-  FLOE_ASSIGN_OR_RETURN(bool from_exists, row_exists(from));
-  if (!from_exists) return Status::NotFound(TableNotFoundMessage(from));
-  if (from == to) return Status::OK();
-  FLOE_RETURN_IF_ERROR(RequireNamespace(*db, name(), to.ns));
-  FLOE_ASSIGN_OR_RETURN(bool to_exists, row_exists(to));
-  if (to_exists) return Status::AlreadyExists(StrCat("table ", to.ToString(), " already exists"));
-  FLOE_ASSIGN_OR_RETURN(sqlite::Statement rename,
-                        db->Prepare(StrCat("UPDATE iceberg_tables SET table_namespace = ?, table_name = ? WHERE "
-                                           "catalog_name = ? AND table_namespace = ? AND table_name = ?",
-                                           TableRowFilter())));
-  rename.Bind(to.ns.ToString()).Bind(to.name).Bind(name()).Bind(from.ns.ToString()).Bind(from.name);
-  Status renamed = rename.Run();
-  // A view of that name holds the primary key.
-  if (renamed.IsAlreadyExists()) return Status::AlreadyExists(StrCat("a view named ", to.ToString(), " exists"));
-  FLOE_RETURN_IF_ERROR(renamed);
-  return txn.Commit();
+  return RenameRow(from, to, TableRowFilter(), "table");
 }
 
 Result<iceberg::TableState> SqlCatalog::RegisterTable(const TableIdentifier& ident,

@@ -1,6 +1,8 @@
-// SqlCatalog: a Catalog kept in a SQLite database with the tables of the
-// Iceberg JDBC catalog, so Java's JdbcCatalog, PyIceberg's SqlCatalog and
-// floe open the same tables (docs/decisions/0021-sql-catalog-on-sqlite.md):
+// SqlCatalog: a Catalog kept in a SQL database (SQLite or PostgreSQL, through
+// sql_connection.h) with the tables of the Iceberg JDBC catalog, so Java's
+// JdbcCatalog, PyIceberg's SqlCatalog and floe open the same tables
+// (docs/decisions/0021-sql-catalog-on-sqlite.md,
+// docs/decisions/0029-sql-catalog-backends.md):
 //
 //   iceberg_tables(catalog_name, table_namespace, table_name,
 //                  metadata_location, previous_metadata_location, iceberg_type)
@@ -16,11 +18,14 @@
 // A commit is one transaction: UPDATE iceberg_tables SET metadata_location
 // = new, previous_metadata_location = old WHERE <the table> AND
 // metadata_location = old. No row changed: CommitConflict. A COMMIT whose
-// outcome SQLite cannot tell: CommitStateUnknown. Write transactions are
-// BEGIN IMMEDIATE with a busy timeout, in WAL mode, so several processes may
-// use one database file at once.
+// outcome the database cannot tell (SQLite's I/O error in COMMIT, a
+// PostgreSQL connection lost after COMMIT was sent): CommitStateUnknown.
+// Check-then-write operations hold the backend's catalog lock (SQLite BEGIN
+// IMMEDIATE, a PostgreSQL advisory lock), so several processes may use one
+// database at once.
 //
-// Thread safety: thread-safe (a pool of connections); safe across processes.
+// Thread safety: thread-safe (a pool of connections, one per thread at a
+// time); safe across processes.
 
 #pragma once
 
@@ -29,13 +34,14 @@
 
 #include "floe/catalog/catalog.h"
 #include "floe/catalog/catalog_table_operations.h"
-#include "floe/catalog/sqlite.h"
+#include "floe/catalog/sql_connection.h"
 #include "floe/io/file_io.h"
 
 namespace floe::catalog {
 
 struct SqlCatalogOptions {
-  std::string database_path;  // the SQLite file; ":memory:" for a private one
+  // The SQLite file; ":memory:" for a private one. Unused by Open(backend, ...).
+  std::string database_path;
   // The root of default table locations: <warehouse>/<ns levels joined by
   // '/'>/<table>, unless the namespace has a "location" property (then
   // <that>/<table>). A trailing '/' is dropped.
@@ -44,7 +50,7 @@ struct SqlCatalogOptions {
   // The FileIO of tables whose properties configure storage (see
   // CatalogTableOperations); unset: every table uses the catalog's FileIO.
   TableFileIOResolver table_io{};
-  int busy_timeout_ms = 30'000;
+  int busy_timeout_ms = 30'000;  // SQLite's busy timeout (PostgreSQL: lock_timeout)
   size_t max_connections = 4;
 };
 
@@ -55,11 +61,22 @@ class SqlCatalog final : public Catalog, public MetadataPointerStore, public std
   // when the database's tables lack the JDBC columns; IOError /
   // PermissionDenied from SQLite. `io` reads and writes the metadata files.
   static Result<std::shared_ptr<SqlCatalog>> Open(SqlCatalogOptions options, std::shared_ptr<FileIO> io);
+  // The same on another backend (PostgresBackend); options.database_path is
+  // not used. Corrupt when the tables lack the JDBC columns; the backend's
+  // connection errors.
+  static Result<std::shared_ptr<SqlCatalog>> Open(std::shared_ptr<SqlBackend> backend, SqlCatalogOptions options,
+                                                  std::shared_ptr<FileIO> io);
 
   const std::string& name() const override { return options_.catalog_name; }
   const SqlCatalogOptions& options() const { return options_; }
   // Whether iceberg_tables has the iceberg_type column (JDBC schema V1).
   bool has_record_type() const { return has_record_type_; }
+  // How messages name the database ("catalog database '...'", no password).
+  const std::string& description() const;
+
+  using Catalog::ListNamespaces;
+  using Catalog::ListTables;
+  using Catalog::ListViews;
 
   // Catalog (contracts in catalog.h). The property "exists" is reserved.
   Status CreateNamespace(const Namespace& ns, const Properties& properties) override;
@@ -83,6 +100,19 @@ class SqlCatalog final : public Catalog, public MetadataPointerStore, public std
                                           const std::vector<iceberg::TableUpdate>& updates) override;
   std::shared_ptr<iceberg::TableOperations> NewTableOps(const TableIdentifier& ident) override;
 
+  // Views (sql_catalog_views.cc): rows with iceberg_type = 'VIEW'. On a V0
+  // database (no iceberg_type column) there are none, and CreateView is
+  // Unsupported.
+  Result<std::vector<TableIdentifier>> ListViews(const Namespace& ns) override;
+  Result<iceberg::ViewState> CreateView(const TableIdentifier& ident, const CreateViewRequest& request) override;
+  Result<iceberg::ViewState> LoadView(const TableIdentifier& ident) override;
+  Result<bool> ViewExists(const TableIdentifier& ident) override;
+  Status DropView(const TableIdentifier& ident) override;
+  Status RenameView(const TableIdentifier& from, const TableIdentifier& to) override;
+  Result<iceberg::ViewState> ReplaceView(const TableIdentifier& ident,
+                                         const std::vector<iceberg::ViewRequirement>& requirements,
+                                         const std::vector<iceberg::ViewUpdate>& updates) override;
+
   // MetadataPointerStore (contracts in catalog_table_operations.h).
   Result<std::string> LoadMetadataLocation(const TableIdentifier& ident) override;
   Status CreateMetadataLocation(const TableIdentifier& ident, const std::string& metadata_location) override;
@@ -94,16 +124,37 @@ class SqlCatalog final : public Catalog, public MetadataPointerStore, public std
   Result<std::string> DefaultTableLocation(const TableIdentifier& ident);
 
   // Use Open.
-  SqlCatalog(SqlCatalogOptions options, std::shared_ptr<FileIO> io);
+  SqlCatalog(std::shared_ptr<SqlBackend> backend, SqlCatalogOptions options, std::shared_ptr<FileIO> io);
 
  private:
   Status InitializeTables();
   // " AND (iceberg_type = 'TABLE' OR iceberg_type IS NULL)", or "" on a V0 database.
   std::string TableRowFilter() const;
 
+  Result<bool> NamespaceExistsOn(SqlConnection& db, const Namespace& ns);
+  Status RequireNamespace(SqlConnection& db, const Namespace& ns);
+  Status InsertProperty(SqlConnection& db, const Namespace& ns, std::string_view key, std::string_view value);
+  // Row operations shared by tables and views (`what` names the kind in
+  // messages; `row_filter` selects it).
+  Status InsertRow(const TableIdentifier& ident, const std::string& metadata_location, std::string_view record_type);
+  Status SwapRow(const TableIdentifier& ident, const std::string& expected, const std::string& metadata_location,
+                 const std::string& row_filter, std::string_view what);
+  Result<std::vector<TableIdentifier>> ListRows(const Namespace& ns, const std::string& row_filter);
+  // NotFound (without a message) when no row matched.
+  Status DeleteRow(const TableIdentifier& ident, const std::string& row_filter);
+  Status RenameRow(const TableIdentifier& from, const TableIdentifier& to, const std::string& row_filter,
+                   std::string_view what);
+
+  Status RequireViews() const;
+  Result<std::string> LoadViewLocation(const TableIdentifier& ident);
+  // Writes `updated` as the view's next metadata file and registers it
+  // (base nullptr: a new view) or swaps the pointer from base's file.
+  Result<iceberg::ViewState> CommitView(const TableIdentifier& ident, const iceberg::ViewState* base,
+                                        const iceberg::ViewMetadata& updated);
+
   SqlCatalogOptions options_;
   std::shared_ptr<FileIO> io_;
-  sqlite::ConnectionPool pool_;
+  SqlConnectionPool pool_;
   bool has_record_type_ = false;
 };
 

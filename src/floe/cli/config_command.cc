@@ -2,6 +2,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "floe/catalog/catalog_uri.h"
 #include "floe/cli/command.h"
 #include "floe/cli/output.h"
 #include "floe/columnar/builder.h"
@@ -18,7 +19,7 @@ Status ShowConfig(CommandContext& ctx) {
   });
   const std::string rows[][3] = {
       {"warehouse", o.warehouse, std::string(OptionSourceName(o.warehouse_source))},
-      {"catalog", o.catalog, std::string(OptionSourceName(o.catalog_source))},
+      {"catalog", catalog::RedactCatalogUri(o.catalog), std::string(OptionSourceName(o.catalog_source))},
   };
   StringBuilder columns[3];
   for (const auto& row : rows) {

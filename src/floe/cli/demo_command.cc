@@ -14,6 +14,7 @@
 #include <sstream>
 
 #include "floe/base/strings.h"
+#include "floe/catalog/catalog_uri.h"
 #include "floe/cli/command.h"
 #include "floe/cli/output.h"
 #include "floe/cli/table_access.h"
@@ -381,7 +382,8 @@ Status Orders(CommandContext& ctx, catalog::Catalog& catalog, OrdersSize size) {
 }
 
 Status RunDemo(CommandContext& ctx, OrdersSize size) {
-  ctx.out() << "floe demo on warehouse " << ctx.options().warehouse << " (catalog " << ctx.options().catalog << ")\n";
+  ctx.out() << "floe demo on warehouse " << ctx.options().warehouse << " (catalog "
+            << catalog::RedactCatalogUri(ctx.options().catalog) << ")\n";
   FLOE_ASSIGN_OR_RETURN(auto catalog, OpenCatalogFor(ctx));
   FLOE_RETURN_IF_ERROR(MiniLake(ctx, *catalog));
   return Orders(ctx, *catalog, size);

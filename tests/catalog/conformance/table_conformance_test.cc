@@ -1,23 +1,17 @@
-// Tables in the SQL catalog: create, load, list, exists, rename, drop
+// Tables on every catalog: create, load, list (paged), exists, rename, drop
 // (with and without purge), register.
 
 #include <gtest/gtest.h>
 
 #include <filesystem>
 
-#include "catalog/catalog_test_util.h"
+#include "catalog/conformance/conformance_test.h"
 #include "floe/base/strings.h"
 #include "floe/iceberg/metadata_io.h"
 #include "floe/iceberg/metadata_location.h"
 
-namespace floe::catalog {
+namespace floe::catalog::testing {
 namespace {
-
-using testing::Ident;
-using testing::ListPaths;
-using testing::Ns;
-using testing::OpenSqlCatalog;
-using testing::OrdersRequest;
 
 size_t RegularFilesUnder(const std::string& folder) {
   size_t n = 0;
@@ -29,21 +23,18 @@ size_t RegularFilesUnder(const std::string& folder) {
   return n;
 }
 
-class SqlCatalogTableTest : public ::testing::Test {
+class TableConformanceTest : public CatalogConformanceTest {
  protected:
   void SetUp() override {
-    catalog_ = OpenSqlCatalog(dir_);
-    ASSERT_NE(catalog_, nullptr);
+    CatalogConformanceTest::SetUp();
+    if (IsSkipped() || HasFatalFailure()) return;
     ASSERT_TRUE(catalog_->CreateNamespace(Ns("shop"), {}).ok());
   }
-
-  floe::testing::TempDir dir_;
-  std::shared_ptr<SqlCatalog> catalog_;
 };
 
-TEST_F(SqlCatalogTableTest, CreateWritesVersionZeroAtTheDefaultLocation) {
+TEST_P(TableConformanceTest, CreateWritesVersionZeroAtTheDefaultLocation) {
   iceberg::TableState created = catalog_->CreateTable(Ident("shop.orders"), OrdersRequest()).value();
-  const std::string location = dir_.Join("warehouse/shop/orders");
+  const std::string location = warehouse() + "/shop/orders";
   EXPECT_EQ(created.metadata->location, location);
   EXPECT_TRUE(StartsWith(created.metadata_location, location + "/metadata/00000-")) << created.metadata_location;
   EXPECT_TRUE(EndsWith(created.metadata_location, ".metadata.json"));
@@ -61,7 +52,7 @@ TEST_F(SqlCatalogTableTest, CreateWritesVersionZeroAtTheDefaultLocation) {
   EXPECT_FALSE(catalog_->TableExists(Ident("shop.items")).value());
 }
 
-TEST_F(SqlCatalogTableTest, CreateHonoursLocationAndNamespaceLocation) {
+TEST_P(TableConformanceTest, CreateHonoursLocationAndNamespaceLocation) {
   CreateTableRequest request = OrdersRequest();
   request.location = dir_.Join("elsewhere/orders/");
   request.format_version = 3;
@@ -73,10 +64,11 @@ TEST_F(SqlCatalogTableTest, CreateHonoursLocationAndNamespaceLocation) {
   iceberg::TableState in_ns = catalog_->CreateTable(Ident("toys.eu.cars"), OrdersRequest()).value();
   EXPECT_EQ(in_ns.metadata->location, dir_.Join("toys-eu/cars"));
   ASSERT_TRUE(catalog_->CreateNamespace(Ns("toys.us"), {}).ok());
-  EXPECT_EQ(catalog_->DefaultTableLocation(Ident("toys.us.cars")).value(), dir_.Join("warehouse/toys/us/cars"));
+  EXPECT_EQ(catalog_->CreateTable(Ident("toys.us.cars"), OrdersRequest()).value().metadata->location,
+            warehouse() + "/toys/us/cars");
 }
 
-TEST_F(SqlCatalogTableTest, CreateFailsCleanly) {
+TEST_P(TableConformanceTest, CreateFailsCleanly) {
   auto no_ns = catalog_->CreateTable(Ident("nope.orders"), OrdersRequest());
   EXPECT_EQ(no_ns.status().code(), StatusCode::kNotFound);
   EXPECT_EQ(no_ns.status().message(), "namespace nope does not exist");
@@ -92,10 +84,10 @@ TEST_F(SqlCatalogTableTest, CreateFailsCleanly) {
   EXPECT_FALSE(catalog_->TableExists(Ident("shop.bad")).value());
   EXPECT_EQ(catalog_->CreateTable(Ident("orders"), OrdersRequest()).status().code(), StatusCode::kInvalidArgument);
   // Only the one good table's file was written.
-  EXPECT_EQ(RegularFilesUnder(dir_.Join("warehouse")), 1u);
+  EXPECT_EQ(RegularFilesUnder(warehouse()), 1u);
 }
 
-TEST_F(SqlCatalogTableTest, ListsTablesOfOneNamespace) {
+TEST_P(TableConformanceTest, ListsTablesOfOneNamespace) {
   ASSERT_TRUE(catalog_->CreateNamespace(Ns("shop.eu"), {}).ok());
   for (const char* name : {"shop.orders", "shop.items", "shop.eu.orders"}) {
     ASSERT_TRUE(catalog_->CreateTable(Ident(name), OrdersRequest()).ok()) << name;
@@ -106,13 +98,13 @@ TEST_F(SqlCatalogTableTest, ListsTablesOfOneNamespace) {
   EXPECT_EQ(catalog_->ListTables(Ns("nope")).status().code(), StatusCode::kNotFound);
 }
 
-TEST_F(SqlCatalogTableTest, LoadOfAMissingTable) {
+TEST_P(TableConformanceTest, LoadOfAMissingTable) {
   auto missing = catalog_->LoadTable(Ident("shop.orders"));
   EXPECT_EQ(missing.status().code(), StatusCode::kNotFound);
   EXPECT_EQ(missing.status().message(), "table shop.orders does not exist");
 }
 
-TEST_F(SqlCatalogTableTest, RenameMovesTheNameNotTheFiles) {
+TEST_P(TableConformanceTest, RenameMovesTheNameNotTheFiles) {
   iceberg::TableState created = catalog_->CreateTable(Ident("shop.orders"), OrdersRequest()).value();
   ASSERT_TRUE(catalog_->CreateNamespace(Ns("archive"), {}).ok());
   ASSERT_TRUE(catalog_->RenameTable(Ident("shop.orders"), Ident("archive.orders_2024")).ok());
@@ -131,7 +123,7 @@ TEST_F(SqlCatalogTableTest, RenameMovesTheNameNotTheFiles) {
   EXPECT_TRUE(catalog_->RenameTable(Ident("shop.orders"), Ident("shop.orders")).ok());
 }
 
-TEST_F(SqlCatalogTableTest, DropWithoutPurgeKeepsFiles) {
+TEST_P(TableConformanceTest, DropWithoutPurgeKeepsFiles) {
   iceberg::TableState created = catalog_->CreateTable(Ident("shop.orders"), OrdersRequest()).value();
   ASSERT_TRUE(catalog_->DropTable(Ident("shop.orders"), /*purge=*/false).ok());
   EXPECT_FALSE(catalog_->TableExists(Ident("shop.orders")).value());
@@ -140,10 +132,10 @@ TEST_F(SqlCatalogTableTest, DropWithoutPurgeKeepsFiles) {
   EXPECT_EQ(catalog_->DropTable(Ident("shop.orders"), true).code(), StatusCode::kNotFound);
 }
 
-TEST_F(SqlCatalogTableTest, DropWithPurgeDeletesTheTablesFiles) {
+TEST_P(TableConformanceTest, DropWithPurgeDeletesTheTablesFiles) {
   iceberg::TableState created = catalog_->CreateTable(Ident("shop.orders"), OrdersRequest()).value();
   auto ops = catalog_->NewTableOps(Ident("shop.orders"));
-  iceberg::TableState second = ops->Commit(created, testing::WithProperty(*created.metadata, "k", "1")).value();
+  iceberg::TableState second = ops->Commit(created, WithProperty(*created.metadata, "k", "1")).value();
   // Files a writer would have left: data, a manifest, outside-of-log leftovers.
   auto io = NewLocalFileIO();
   const std::string location = created.metadata->location;
@@ -161,7 +153,7 @@ TEST_F(SqlCatalogTableTest, DropWithPurgeDeletesTheTablesFiles) {
   EXPECT_TRUE(io->Exists(location + "_old/data/keep.parquet").value());
 }
 
-TEST_F(SqlCatalogTableTest, RegisterAdoptsAnExistingMetadataFile) {
+TEST_P(TableConformanceTest, RegisterAdoptsAnExistingMetadataFile) {
   iceberg::TableState created = catalog_->CreateTable(Ident("shop.orders"), OrdersRequest()).value();
   iceberg::TableState registered =
       catalog_->RegisterTable(Ident("shop.orders_copy"), created.metadata_location).value();
@@ -177,7 +169,7 @@ TEST_F(SqlCatalogTableTest, RegisterAdoptsAnExistingMetadataFile) {
   EXPECT_FALSE(catalog_->TableExists(Ident("shop.ghost")).value());
 }
 
-TEST_F(SqlCatalogTableTest, RegistersATableJavaWrote) {
+TEST_P(TableConformanceTest, RegistersATableJavaWrote) {
   // A v2 table written by Java's reference implementation, read in place.
   const std::string fixture = std::string(FLOE_SHARED_DIR) +
                               "/fixtures/iceberg/duckdb-iceberg/data/persistent/is_null_is_not_null/metadata/"
@@ -191,5 +183,50 @@ TEST_F(SqlCatalogTableTest, RegistersATableJavaWrote) {
   EXPECT_TRUE(std::filesystem::exists(fixture));
 }
 
+TEST_P(TableConformanceTest, ListsTablesInPages) {
+  for (const char* name : {"shop.e", "shop.a", "shop.c", "shop.b", "shop.d"}) {
+    ASSERT_TRUE(catalog_->CreateTable(Ident(name), OrdersRequest()).ok()) << name;
+  }
+  std::vector<std::string> names;
+  PageRequest page{"", 2};
+  int pages = 0;
+  while (true) {
+    Page<TableIdentifier> listed = catalog_->ListTables(Ns("shop"), page).value();
+    ++pages;
+    EXPECT_LE(listed.items.size(), 2u);
+    for (const TableIdentifier& ident : listed.items) names.push_back(ident.name);
+    if (listed.next_page_token.empty()) break;
+    page.page_token = listed.next_page_token;
+    ASSERT_LT(pages, 10);
+  }
+  EXPECT_EQ(pages, 3);
+  EXPECT_EQ(names, (std::vector<std::string>{"a", "b", "c", "d", "e"}));
+  EXPECT_EQ(catalog_->ListTables(Ns("shop"), PageRequest{"c", 0}).value().items,
+            (std::vector<TableIdentifier>{Ident("shop.d"), Ident("shop.e")}));
+  EXPECT_EQ(catalog_->ListTables(Ns("nope"), PageRequest{"", 1}).status().code(), StatusCode::kNotFound);
+}
+
+TEST_P(TableConformanceTest, ListsTablesByBytesNotByCollation) {
+  // PostgreSQL's collation may sort "B" after "a"; listings and page tokens
+  // follow byte order on every backend.
+  for (const char* name : {"shop.b", "shop.B", "shop.a", "shop.A_1"}) {
+    ASSERT_TRUE(catalog_->CreateTable(Ident(name), OrdersRequest()).ok()) << name;
+  }
+  EXPECT_EQ(catalog_->ListTables(Ns("shop")).value(),
+            (std::vector<TableIdentifier>{Ident("shop.A_1"), Ident("shop.B"), Ident("shop.a"), Ident("shop.b")}));
+}
+
+TEST_P(TableConformanceTest, AnotherHandleSeesTheSameTables) {
+  iceberg::TableState created = catalog_->CreateTable(Ident("shop.orders"), OrdersRequest()).value();
+  auto other = OpenAgain();
+  ASSERT_NE(other, nullptr);
+  EXPECT_EQ(other->LoadTable(Ident("shop.orders")).value().metadata_location, created.metadata_location);
+  EXPECT_EQ(other->CreateTable(Ident("shop.orders"), OrdersRequest()).status().code(), StatusCode::kAlreadyExists);
+  ASSERT_TRUE(other->DropTable(Ident("shop.orders"), false).ok());
+  EXPECT_FALSE(catalog_->TableExists(Ident("shop.orders")).value());
+}
+
+FLOE_CATALOG_CONFORMANCE(TableConformanceTest);
+
 }  // namespace
-}  // namespace floe::catalog
+}  // namespace floe::catalog::testing

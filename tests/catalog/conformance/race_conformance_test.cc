@@ -1,7 +1,7 @@
-// Racing commits on one table through one catalog.db: two threads, and two
-// processes. Every commit either lands or gets CommitConflict; the metadata
-// log, the file versions, the properties and the files on disk all count
-// exactly the commits that landed.
+// Racing commits on one table of every catalog: two threads on two catalog
+// handles, and two processes. Every commit either lands or gets
+// CommitConflict; the metadata log, the file versions, the properties and
+// the files on disk all count exactly the commits that landed.
 
 #include <gtest/gtest.h>
 #include <sys/wait.h>
@@ -10,19 +10,12 @@
 #include <cstdio>
 #include <thread>
 
-#include "catalog/catalog_test_util.h"
+#include "catalog/conformance/conformance_test.h"
 #include "floe/base/strings.h"
 #include "floe/iceberg/metadata_location.h"
 
-namespace floe::catalog {
+namespace floe::catalog::testing {
 namespace {
-
-using testing::Ident;
-using testing::ListPaths;
-using testing::Ns;
-using testing::OpenSqlCatalog;
-using testing::OrdersRequest;
-using testing::WithProperty;
 
 constexpr int kCommitsPerWriter = 20;
 
@@ -59,7 +52,7 @@ Tally CommitLoop(Catalog& catalog, int writer) {
 }
 
 // The table after `landed` commits from the create: checked from every side.
-void ExpectTableAfter(SqlCatalog& catalog, int landed) {
+void ExpectTableAfter(Catalog& catalog, int landed) {
   iceberg::TableState state = catalog.LoadTable(Ident("shop.orders")).value();
   EXPECT_EQ(state.metadata->metadata_log.size(), static_cast<size_t>(landed));
   EXPECT_EQ(iceberg::ParseMetadataFileVersion(state.metadata_location), landed);
@@ -77,18 +70,23 @@ void ExpectTableAfter(SqlCatalog& catalog, int landed) {
             static_cast<size_t>(landed + 1));
 }
 
-TEST(SqlCatalogConcurrencyTest, TwoThreadsRaceOnOneTable) {
-  floe::testing::TempDir dir;
-  auto catalog = OpenSqlCatalog(dir);
-  ASSERT_NE(catalog, nullptr);
-  ASSERT_TRUE(catalog->CreateNamespace(Ns("shop"), {}).ok());
-  ASSERT_TRUE(catalog->CreateTable(Ident("shop.orders"), OrdersRequest()).ok());
-  // One thread on the shared catalog, one on a second catalog object over
-  // the same file (as two catalogs in one process would be).
-  auto second = OpenSqlCatalog(dir);
+class RaceConformanceTest : public CatalogConformanceTest {
+ protected:
+  void SetUp() override {
+    CatalogConformanceTest::SetUp();
+    if (IsSkipped() || HasFatalFailure()) return;
+    ASSERT_TRUE(catalog_->CreateNamespace(Ns("shop"), {}).ok());
+    ASSERT_TRUE(catalog_->CreateTable(Ident("shop.orders"), OrdersRequest()).ok());
+  }
+};
+
+TEST_P(RaceConformanceTest, TwoThreadsRaceOnOneTable) {
+  // One thread on the shared catalog, one on a second catalog handle (as
+  // two catalogs in one process would be).
+  auto second = OpenAgain();
   ASSERT_NE(second, nullptr);
   Tally a, b;
-  std::thread ta([&] { a = CommitLoop(*catalog, 0); });
+  std::thread ta([&] { a = CommitLoop(*catalog_, 0); });
   std::thread tb([&] { b = CommitLoop(*second, 1); });
   ta.join();
   tb.join();
@@ -97,17 +95,12 @@ TEST(SqlCatalogConcurrencyTest, TwoThreadsRaceOnOneTable) {
   EXPECT_EQ(b.landed + b.conflicts, kCommitsPerWriter);
   // Every conflict means the other writer landed one; so some landed.
   EXPECT_GT(a.landed + b.landed, 0);
-  ExpectTableAfter(*catalog, a.landed + b.landed);
+  ExpectTableAfter(*catalog_, a.landed + b.landed);
 }
 
-TEST(SqlCatalogConcurrencyTest, TwoProcessesRaceOnOneCatalogFile) {
-  floe::testing::TempDir dir;
-  {
-    auto catalog = OpenSqlCatalog(dir);
-    ASSERT_NE(catalog, nullptr);
-    ASSERT_TRUE(catalog->CreateNamespace(Ns("shop"), {}).ok());
-    ASSERT_TRUE(catalog->CreateTable(Ident("shop.orders"), OrdersRequest()).ok());
-  }  // closed: the children open their own connections, none inherited
+TEST_P(RaceConformanceTest, TwoProcessesRaceOnOneTable) {
+  if (!GetParam()->two_processes()) GTEST_SKIP() << GetParam()->name() << " cannot be opened in a child process";
+  catalog_.reset();  // closed: the children open their own connections, none inherited
 
   struct Child {
     pid_t pid = -1;
@@ -121,10 +114,7 @@ TEST(SqlCatalogConcurrencyTest, TwoProcessesRaceOnOneCatalogFile) {
     ASSERT_GE(pid, 0);
     if (pid == 0) {
       close(fds[0]);
-      SqlCatalogOptions options;
-      options.database_path = dir.Join("catalog.db");
-      options.warehouse = dir.Join("warehouse");
-      auto catalog = SqlCatalog::Open(options, NewLocalFileIO());
+      auto catalog = instance_->Open();
       std::string report;
       if (!catalog.ok()) {
         report = "open failed: " + catalog.status().ToString();
@@ -157,10 +147,42 @@ TEST(SqlCatalogConcurrencyTest, TwoProcessesRaceOnOneCatalogFile) {
     landed += child_landed;
   }
   EXPECT_GT(landed, 0);
-  auto catalog = OpenSqlCatalog(dir);
+  auto catalog = OpenAgain();
   ASSERT_NE(catalog, nullptr);
   ExpectTableAfter(*catalog, landed);
 }
 
+TEST_P(RaceConformanceTest, RacingCreatesOfOneNameLetOneWin) {
+  // Check-then-insert is atomic: of two handles creating the same namespace
+  // and table at once, exactly one succeeds each time.
+  auto second = OpenAgain();
+  ASSERT_NE(second, nullptr);
+  for (int round = 0; round < 10; ++round) {
+    const Namespace ns = Ns(StrCat("race", round));
+    Status a, b;
+    std::thread ta([&] { a = catalog_->CreateNamespace(ns, {{"by", "a"}}); });
+    std::thread tb([&] { b = second->CreateNamespace(ns, {{"by", "b"}}); });
+    ta.join();
+    tb.join();
+    EXPECT_EQ(a.ok() + b.ok(), 1) << a.ToString() << " / " << b.ToString();
+    EXPECT_TRUE(a.IsAlreadyExists() || b.IsAlreadyExists());
+    const std::string winner = catalog_->LoadNamespaceMetadata(ns).value().at("by");
+    EXPECT_EQ(winner, a.ok() ? "a" : "b");
+
+    const TableIdentifier ident{ns, "t"};
+    Result<iceberg::TableState> ca = Status::Internal("not run"), cb = Status::Internal("not run");
+    std::thread tc([&] { ca = catalog_->CreateTable(ident, OrdersRequest()); });
+    std::thread td([&] { cb = second->CreateTable(ident, OrdersRequest()); });
+    tc.join();
+    td.join();
+    EXPECT_EQ(ca.ok() + cb.ok(), 1) << ca.status().ToString() << " / " << cb.status().ToString();
+    EXPECT_TRUE(ca.status().IsAlreadyExists() || cb.status().IsAlreadyExists());
+    const std::string& location = ca.ok() ? ca->metadata_location : cb->metadata_location;
+    EXPECT_EQ(catalog_->LoadTable(ident).value().metadata_location, location);
+  }
+}
+
+FLOE_CATALOG_CONFORMANCE(RaceConformanceTest);
+
 }  // namespace
-}  // namespace floe::catalog
+}  // namespace floe::catalog::testing

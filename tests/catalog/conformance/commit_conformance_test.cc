@@ -1,31 +1,24 @@
-// Commits through the SQL catalog: the pointer and the metadata log advance,
-// a stale base conflicts and leaves no file, REST-style CommitTable.
+// Commits on every catalog: the pointer and the metadata log advance, a
+// stale base conflicts and leaves no file, REST-style CommitTable.
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
 
-#include "catalog/catalog_test_util.h"
+#include "catalog/conformance/conformance_test.h"
 #include "floe/base/strings.h"
 #include "floe/iceberg/metadata_io.h"
 #include "floe/iceberg/metadata_location.h"
 #include "floe/iceberg/new_table_metadata.h"
 
-namespace floe::catalog {
+namespace floe::catalog::testing {
 namespace {
 
-using testing::Ident;
-using testing::ListPaths;
-using testing::Ns;
-using testing::OpenSqlCatalog;
-using testing::OrdersRequest;
-using testing::WithProperty;
-
-class SqlCatalogCommitTest : public ::testing::Test {
+class CommitConformanceTest : public CatalogConformanceTest {
  protected:
   void SetUp() override {
-    catalog_ = OpenSqlCatalog(dir_);
-    ASSERT_NE(catalog_, nullptr);
+    CatalogConformanceTest::SetUp();
+    if (IsSkipped() || HasFatalFailure()) return;
     ASSERT_TRUE(catalog_->CreateNamespace(Ns("shop"), {}).ok());
     auto created = catalog_->CreateTable(Ident("shop.orders"), OrdersRequest());
     ASSERT_TRUE(created.ok()) << created.status().ToString();
@@ -34,12 +27,10 @@ class SqlCatalogCommitTest : public ::testing::Test {
 
   std::string MetadataFolder() const { return created_.metadata->location + "/metadata/"; }
 
-  floe::testing::TempDir dir_;
-  std::shared_ptr<SqlCatalog> catalog_;
   iceberg::TableState created_;
 };
 
-TEST_F(SqlCatalogCommitTest, CommitsAdvanceThePointerAndTheMetadataLog) {
+TEST_P(CommitConformanceTest, CommitsAdvanceThePointerAndTheMetadataLog) {
   auto ops = catalog_->NewTableOps(Ident("shop.orders"));
   EXPECT_EQ(ops->name(), "shop.orders");
   iceberg::TableState base = ops->Refresh().value();
@@ -62,7 +53,7 @@ TEST_F(SqlCatalogCommitTest, CommitsAdvanceThePointerAndTheMetadataLog) {
   EXPECT_EQ(ListPaths(ops->io(), MetadataFolder()).size(), 4u);
 }
 
-TEST_F(SqlCatalogCommitTest, StaleBaseConflictsAndItsFileIsDeleted) {
+TEST_P(CommitConformanceTest, StaleBaseConflictsAndItsFileIsDeleted) {
   auto ops = catalog_->NewTableOps(Ident("shop.orders"));
   iceberg::TableState base = ops->Refresh().value();
   iceberg::TableState winner = ops->Commit(base, WithProperty(*base.metadata, "winner", "yes")).value();
@@ -80,7 +71,7 @@ TEST_F(SqlCatalogCommitTest, StaleBaseConflictsAndItsFileIsDeleted) {
   EXPECT_FALSE(loaded.metadata->properties.contains("loser"));
 }
 
-TEST_F(SqlCatalogCommitTest, CommitToADroppedTableConflicts) {
+TEST_P(CommitConformanceTest, CommitToADroppedTableConflicts) {
   auto ops = catalog_->NewTableOps(Ident("shop.orders"));
   iceberg::TableState base = ops->Refresh().value();
   ASSERT_TRUE(catalog_->DropTable(Ident("shop.orders"), false).ok());
@@ -90,7 +81,7 @@ TEST_F(SqlCatalogCommitTest, CommitToADroppedTableConflicts) {
   EXPECT_EQ(ops->Refresh().status().code(), StatusCode::kNotFound);
 }
 
-TEST_F(SqlCatalogCommitTest, KeepsTheLogShortAndDeletesOldFilesWhenAsked) {
+TEST_P(CommitConformanceTest, KeepsTheLogShortAndDeletesOldFilesWhenAsked) {
   iceberg::TableState base =
       catalog_
           ->CommitTable(Ident("shop.orders"), {},
@@ -110,7 +101,7 @@ TEST_F(SqlCatalogCommitTest, KeepsTheLogShortAndDeletesOldFilesWhenAsked) {
   EXPECT_EQ(iceberg::ParseMetadataFileVersion(base.metadata_location), 5);
 }
 
-TEST_F(SqlCatalogCommitTest, CommitTableChecksRequirements) {
+TEST_P(CommitConformanceTest, CommitTableChecksRequirements) {
   const TableIdentifier ident = Ident("shop.orders");
   iceberg::TableState next = catalog_
                                  ->CommitTable(ident, {iceberg::AssertTableUuid{created_.metadata->table_uuid}},
@@ -134,10 +125,10 @@ TEST_F(SqlCatalogCommitTest, CommitTableChecksRequirements) {
   EXPECT_EQ(catalog_->CommitTable(Ident("shop.items"), {}, {}).status().code(), StatusCode::kNotFound);
 }
 
-TEST_F(SqlCatalogCommitTest, CommitTableWithAssertCreateCreatesTheTable) {
+TEST_P(CommitConformanceTest, CommitTableWithAssertCreateCreatesTheTable) {
   iceberg::TableDefinition definition;
   definition.schema = OrdersRequest().schema;
-  definition.location = dir_.Join("warehouse/shop/items");
+  definition.location = warehouse() + "/shop/items";
   std::vector<iceberg::TableUpdate> updates = iceberg::NewTableUpdates(definition).value();
   iceberg::TableState created = catalog_->CommitTable(Ident("shop.items"), {iceberg::AssertCreate{}}, updates).value();
   EXPECT_EQ(iceberg::ParseMetadataFileVersion(created.metadata_location), 0);
@@ -146,5 +137,7 @@ TEST_F(SqlCatalogCommitTest, CommitTableWithAssertCreateCreatesTheTable) {
   EXPECT_EQ(again.status().code(), StatusCode::kCommitConflict);
 }
 
+FLOE_CATALOG_CONFORMANCE(CommitConformanceTest);
+
 }  // namespace
-}  // namespace floe::catalog
+}  // namespace floe::catalog::testing
