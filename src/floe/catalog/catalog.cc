@@ -142,4 +142,9 @@ Result<iceberg::ViewState> Catalog::ReplaceView(const TableIdentifier&, const st
   return ViewsUnsupported();
 }
 
+Result<std::vector<iceberg::TableState>> Catalog::CommitTransaction(const std::vector<TableCommit>& commits) {
+  (void)commits;
+  return Status::Unsupported(StrCat("catalog ", name(), " cannot commit several tables atomically"));
+}
+
 }  // namespace floe::catalog

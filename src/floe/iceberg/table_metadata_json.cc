@@ -17,6 +17,10 @@ namespace {
 
 std::string Indexed(std::string_view key, size_t i) { return StrCat(key, "[", i, "]"); }
 
+}  // namespace
+
+namespace internal {
+
 Result<Snapshot> ReadSnapshot(element e, const std::string& path, int format_version) {
   FLOE_ASSIGN_OR_RETURN(JsonObjectReader obj, JsonObject(e, path));
   Snapshot s;
@@ -105,6 +109,19 @@ Result<EncryptedKey> ReadEncryptedKey(element e, const std::string& path) {
   FLOE_ASSIGN_OR_RETURN(k.properties, obj.StringMap("properties"));
   return k;
 }
+
+}  // namespace internal
+
+namespace {
+
+using internal::ReadEncryptedKey;
+using internal::ReadPartitionStatisticsFile;
+using internal::ReadRef;
+using internal::ReadSnapshot;
+using internal::ReadStatisticsFile;
+using internal::WriteRef;
+using internal::WriteSnapshot;
+using internal::WriteStringMap;
 
 // Reads every element of the array `key` with `read(element, path)`.
 template <typename T, typename ReadFn>
@@ -221,6 +238,10 @@ Status ReadSnapshotsAndRefs(const JsonObjectReader& root, TableMetadata* m) {
   return Status::OK();
 }
 
+}  // namespace
+
+namespace internal {
+
 Result<TableMetadata> ReadTableMetadata(element root_element) {
   FLOE_ASSIGN_OR_RETURN(JsonObjectReader root, JsonObject(root_element, ""));
   TableMetadata m;
@@ -305,46 +326,66 @@ void WriteRef(JsonWriter& w, const SnapshotRef& ref) {
   w.EndObject();
 }
 
-void WriteStatistics(JsonWriter& w, const TableMetadata& m) {
-  w.Key("statistics");
+void WriteStatisticsFile(JsonWriter& w, const StatisticsFile& f) {
+  w.BeginObject();
+  w.Member("snapshot-id", f.snapshot_id);
+  w.Member("statistics-path", f.statistics_path);
+  w.Member("file-size-in-bytes", f.file_size_in_bytes);
+  w.Member("file-footer-size-in-bytes", f.file_footer_size_in_bytes);
+  if (f.key_metadata) w.Member("key-metadata", *f.key_metadata);
+  w.Key("blob-metadata");
   w.BeginArray();
-  for (const auto& f : m.statistics) {
+  for (const auto& b : f.blob_metadata) {
     w.BeginObject();
-    w.Member("snapshot-id", f.snapshot_id);
-    w.Member("statistics-path", f.statistics_path);
-    w.Member("file-size-in-bytes", f.file_size_in_bytes);
-    w.Member("file-footer-size-in-bytes", f.file_footer_size_in_bytes);
-    if (f.key_metadata) w.Member("key-metadata", *f.key_metadata);
-    w.Key("blob-metadata");
+    w.Member("type", b.type);
+    w.Member("snapshot-id", b.source_snapshot_id);
+    w.Member("sequence-number", b.source_snapshot_sequence_number);
+    w.Key("fields");
     w.BeginArray();
-    for (const auto& b : f.blob_metadata) {
-      w.BeginObject();
-      w.Member("type", b.type);
-      w.Member("snapshot-id", b.source_snapshot_id);
-      w.Member("sequence-number", b.source_snapshot_sequence_number);
-      w.Key("fields");
-      w.BeginArray();
-      for (int32_t id : b.fields) w.Int(id);
-      w.EndArray();
-      if (!b.properties.empty()) {
-        w.Key("properties");
-        WriteStringMap(w, b.properties);
-      }
-      w.EndObject();
-    }
+    for (int32_t id : b.fields) w.Int(id);
     w.EndArray();
+    if (!b.properties.empty()) {
+      w.Key("properties");
+      WriteStringMap(w, b.properties);
+    }
     w.EndObject();
   }
   w.EndArray();
+  w.EndObject();
+}
+
+void WritePartitionStatisticsFile(JsonWriter& w, const PartitionStatisticsFile& f) {
+  w.BeginObject();
+  w.Member("snapshot-id", f.snapshot_id);
+  w.Member("statistics-path", f.statistics_path);
+  w.Member("file-size-in-bytes", f.file_size_in_bytes);
+  w.EndObject();
+}
+
+void WriteEncryptedKey(JsonWriter& w, const EncryptedKey& k) {
+  w.BeginObject();
+  w.Member("key-id", k.key_id);
+  w.Member("encrypted-key-metadata", k.encrypted_key_metadata);
+  if (k.encrypted_by_id) w.Member("encrypted-by-id", *k.encrypted_by_id);
+  if (!k.properties.empty()) {
+    w.Key("properties");
+    WriteStringMap(w, k.properties);
+  }
+  w.EndObject();
+}
+
+}  // namespace internal
+
+namespace {
+
+void WriteStatistics(JsonWriter& w, const TableMetadata& m) {
+  w.Key("statistics");
+  w.BeginArray();
+  for (const auto& f : m.statistics) internal::WriteStatisticsFile(w, f);
+  w.EndArray();
   w.Key("partition-statistics");
   w.BeginArray();
-  for (const auto& f : m.partition_statistics) {
-    w.BeginObject();
-    w.Member("snapshot-id", f.snapshot_id);
-    w.Member("statistics-path", f.statistics_path);
-    w.Member("file-size-in-bytes", f.file_size_in_bytes);
-    w.EndObject();
-  }
+  for (const auto& f : m.partition_statistics) internal::WritePartitionStatisticsFile(w, f);
   w.EndArray();
 }
 
@@ -358,7 +399,7 @@ Result<TableMetadata> TableMetadataFromJson(std::string_view json, std::string_v
   if (auto error = parser.parse(json.data(), json.size()).get(root); error != simdjson::SUCCESS) {
     return Status::Corrupt(StrCat(what, ": not valid JSON (", simdjson::error_message(error), ")"));
   }
-  auto result = ReadTableMetadata(root);
+  auto result = internal::ReadTableMetadata(root);
   if (!result.ok()) return result.status().WithContext(what);
   return result;
 }
@@ -438,17 +479,7 @@ Result<std::string> TableMetadataToJson(const TableMetadata& m, const TableMetad
     if (!m.encryption_keys.empty()) {
       w.Key("encryption-keys");
       w.BeginArray();
-      for (const auto& k : m.encryption_keys) {
-        w.BeginObject();
-        w.Member("key-id", k.key_id);
-        w.Member("encrypted-key-metadata", k.encrypted_key_metadata);
-        if (k.encrypted_by_id) w.Member("encrypted-by-id", *k.encrypted_by_id);
-        if (!k.properties.empty()) {
-          w.Key("properties");
-          WriteStringMap(w, k.properties);
-        }
-        w.EndObject();
-      }
+      for (const auto& k : m.encryption_keys) internal::WriteEncryptedKey(w, k);
       w.EndArray();
     }
   }

@@ -18,9 +18,13 @@
 
 #pragma once
 
+#include <simdjson.h>
+
+#include <map>
 #include <string>
 #include <string_view>
 
+#include "floe/base/json_writer.h"
 #include "floe/base/result.h"
 #include "floe/iceberg/table_metadata.h"
 
@@ -38,5 +42,28 @@ struct TableMetadataJsonOptions {
 // writes the legacy `schema` and `partition-spec`, as Java does).
 // InvalidArgument when the metadata does not validate; nothing is written.
 Result<std::string> TableMetadataToJson(const TableMetadata& metadata, const TableMetadataJsonOptions& options = {});
+
+// The parts of a metadata document on their own, for the REST catalog's
+// messages (catalog/rest/), which carry snapshots, refs and statistics files
+// in the same JSON form. Readers return Corrupt naming the field by `path`.
+namespace internal {
+// The whole document (not validated against a file name; Validate()d).
+Result<TableMetadata> ReadTableMetadata(simdjson::dom::element root);
+// `format_version` 1 makes `sequence-number`, `manifest-list` and `summary`
+// optional, as v1 files have them.
+Result<Snapshot> ReadSnapshot(simdjson::dom::element e, const std::string& path, int format_version);
+Result<SnapshotRef> ReadRef(simdjson::dom::element e, const std::string& path);
+Result<StatisticsFile> ReadStatisticsFile(simdjson::dom::element e, const std::string& path);
+Result<PartitionStatisticsFile> ReadPartitionStatisticsFile(simdjson::dom::element e, const std::string& path);
+Result<EncryptedKey> ReadEncryptedKey(simdjson::dom::element e, const std::string& path);
+
+void WriteStringMap(JsonWriter& w, const std::map<std::string, std::string>& map);
+// `sequence-number` is written from format version 2.
+void WriteSnapshot(JsonWriter& w, const Snapshot& snapshot, int format_version);
+void WriteRef(JsonWriter& w, const SnapshotRef& ref);
+void WriteStatisticsFile(JsonWriter& w, const StatisticsFile& file);
+void WritePartitionStatisticsFile(JsonWriter& w, const PartitionStatisticsFile& file);
+void WriteEncryptedKey(JsonWriter& w, const EncryptedKey& key);
+}  // namespace internal
 
 }  // namespace floe::iceberg
