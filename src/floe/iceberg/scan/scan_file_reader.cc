@@ -154,7 +154,9 @@ Result<std::unique_ptr<ScanFileReader>> ScanFileReader::Open(std::shared_ptr<Fil
       delete_options.columns = std::vector<std::string>{"file_path", "pos"};
       auto batches = parquet::ReadAllBatches(deletes, delete_options);
       if (!batches.ok()) {
-        return Status::Corrupt(StrCat("position delete file ", Quote(d.file_path), ": ", batches.status().message()));
+        // Keep the kind: a storage error is not a corrupt file.
+        return Status(batches.status().code(),
+                      StrCat("position delete file ", Quote(d.file_path), ": ", batches.status().message()));
       }
       for (const auto& batch : *batches) {
         const int path_column = batch.schema().FieldIndex("file_path");
