@@ -7,10 +7,13 @@
 // Row operations write their data files first and then commit once through
 // a MergingSnapshotProducer (retrying lost races, re-validating). Delete and
 // overwrite by filter remove whole files when their partition or metrics
-// prove every row matches (metadata only), and rewrite the other matching
-// files without the matching rows (copy-on-write), failing with
-// CommitConflict when a concurrent commit added files the filter matches.
-// Metadata operations retry their requirements-checked change on conflict.
+// prove every row matches (metadata only), and otherwise rewrite the
+// matching files without the matching rows (copy-on-write) or mark the rows
+// deleted (merge-on-read: position deletes in v2, deletion vectors in v3),
+// as `write.delete.mode` / `write.update.mode` say (row_operations.h),
+// failing with CommitConflict when a concurrent commit added files the
+// filter matches. Metadata operations retry their requirements-checked
+// change on conflict.
 //
 // Thread safety: a Table may be shared by threads; each call refreshes.
 
@@ -26,22 +29,14 @@
 #include "floe/base/result.h"
 #include "floe/columnar/record_batch.h"
 #include "floe/iceberg/expression/expression.h"
+#include "floe/iceberg/row_operations.h"
 #include "floe/iceberg/scan/table_scan.h"
 #include "floe/iceberg/table_operations.h"
 #include "floe/iceberg/table_update.h"
+#include "floe/iceberg/update/row_delta.h"
 #include "floe/iceberg/update/snapshot_producer.h"
 
 namespace floe::iceberg {
-
-// The outcome of a row operation.
-struct WriteResult {
-  int64_t rows_written = 0;
-  int64_t data_files_added = 0;
-  int64_t data_files_removed = 0;
-  int64_t data_files_rewritten = 0;  // copy-on-write
-  CommitReport commit;
-  TableState state;
-};
 
 struct ExpireOptions {
   std::optional<int64_t> older_than_ms;  // default: now - history.expire.max-snapshot-age-ms (5 days)
@@ -59,9 +54,6 @@ struct ExpireResult {
   Status cleanup;
   TableState state;
 };
-
-// Where a batch stream comes from for a write: called until it returns nullopt.
-using BatchSource = std::function<Result<std::optional<RecordBatch>>()>;
 
 class Table {
  public:
@@ -104,6 +96,8 @@ class Table {
   // Points a tag or branch at a snapshot (creating or moving it).
   Result<TableState> SetRef(const std::string& name, SnapshotRefType type, int64_t snapshot_id);
   Result<TableState> RemoveRef(const std::string& name);
+  // A row delta on this table (data files plus delete files; update/row_delta.h).
+  std::unique_ptr<RowDelta> NewRowDelta() { return std::make_unique<RowDelta>(ops_); }
   // Removes old snapshots not reachable from a retained ref and deletes the
   // files only they referenced. Errors are the commit's (CommitConflict,
   // CommitStateUnknown: then nothing is deleted); once the expiry committed
@@ -111,10 +105,6 @@ class Table {
   Result<ExpireResult> ExpireSnapshots(const ExpireOptions& options);
 
  private:
-  Result<std::vector<DataFile>> WriteRows(const TableMetadata& metadata, const BatchSource& rows,
-                                          int64_t* rows_written);
-  Result<WriteResult> RewriteMatching(const ExpressionPtr& filter, const BatchSource* rows);
-
   std::shared_ptr<TableOperations> ops_;
 };
 

@@ -296,6 +296,12 @@ Result<std::optional<RecordBatch>> ScanFileReader::Next() {
     }
   }
   report_->rows_deleted += deleted;
+  if (track_positions_) {
+    positions_.clear();
+    for (int64_t i = 0; i < n; ++i) {
+      if (keep[static_cast<size_t>(i)]) positions_.push_back(position_ - n + i);
+    }
+  }
   FLOE_ASSIGN_OR_RETURN(RecordBatch kept, FilterRows(rows, keep));
   std::vector<Array> columns;
   for (const int c : output_columns_) columns.push_back(kept.column(c));

@@ -51,6 +51,13 @@ class ScanFileReader {
   // The next batch of surviving rows (possibly empty), or nullopt at the end.
   Result<std::optional<RecordBatch>> Next();
 
+  // Records the data-file positions of the rows each Next() returns (for
+  // writers of position deletes). Exact only when nothing is pruned: open
+  // with an always-true filter. Call before the first Next().
+  void TrackPositions() { track_positions_ = true; }
+  // The positions of the last batch's rows, in order.
+  const std::vector<int64_t>& positions() const { return positions_; }
+
  private:
   ScanFileReader() = default;
   Result<RecordBatch> Conform(const RecordBatch& file_batch) const;
@@ -69,6 +76,8 @@ class ScanFileReader {
   std::unique_ptr<parquet::ParquetRecordBatchReader> reader_;
   std::set<int64_t> deleted_positions_;
   int64_t position_ = 0;  // rows of the file seen so far (positions are exact: no pruning then)
+  bool track_positions_ = false;
+  std::vector<int64_t> positions_;
   // Equality deletes: the delete keys of each equality-id set.
   std::vector<std::pair<std::vector<int32_t>, std::set<std::string>>> equality_deletes_;
   ScanReport* report_ = nullptr;
