@@ -96,6 +96,26 @@ class Table {
   // Points a tag or branch at a snapshot (creating or moving it).
   Result<TableState> SetRef(const std::string& name, SnapshotRefType type, int64_t snapshot_id);
   Result<TableState> RemoveRef(const std::string& name);
+  // Sets main to any snapshot of the table (Java's setCurrentSnapshot; not
+  // only ancestors). NotFound for an unknown snapshot.
+  Result<TableState> SetCurrent(int64_t snapshot_id);
+  // Moves `branch` to the head of `to` (a branch or tag) when its head is
+  // an ancestor of it (Java's fastForwardBranch). NotFound for an unknown
+  // branch or ref; InvalidArgument when `branch` is a tag or not an
+  // ancestor of `to`.
+  Result<TableState> FastForward(const std::string& branch, const std::string& to);
+  // Applies a snapshot of another branch, or a staged (WAP) one, to main
+  // (Java's cherrypick): a fast-forward when its parent is main's head;
+  // else an "append" is re-applied as a new snapshot with the same added
+  // files, and a dynamic overwrite ("replace-partitions") as a new
+  // overwrite when its partitions did not change since its parent; both
+  // record `source-snapshot-id` (and `published-wap-id` for a `wap.id`).
+  // NotFound for an unknown snapshot; InvalidArgument for another
+  // operation that cannot fast-forward; CommitConflict when the snapshot is
+  // already an ancestor of main or was already picked (or its WAP id
+  // published), or a replaced partition changed.
+  Result<TableState> CherryPick(int64_t snapshot_id);
+
   // A row delta on this table (data files plus delete files; update/row_delta.h).
   std::unique_ptr<RowDelta> NewRowDelta() { return std::make_unique<RowDelta>(ops_); }
   // Removes old snapshots not reachable from a retained ref and deletes the
