@@ -21,6 +21,7 @@
 #include <filesystem>
 
 #include "catalog/table_test_util.h"
+#include "floe/iceberg/transaction.h"
 #include "floe/io/fault_injecting_file_io.h"
 
 namespace floe::catalog {
@@ -319,6 +320,22 @@ TEST_F(TableFaultInjectionTest, CompactMergeOnReadDeletes) {
         return r.status();
       },
       [&](const Rows& m) { return m; });
+}
+
+TEST_F(TableFaultInjectionTest, TransactionOfSeveralOperations) {
+  MergeOnRead();
+  Append(MakeRows(0, 6, {"a", "b"}));
+  const Rows rows = MakeRows(100, 4, {"a", "c"});
+  const RowFilter filter{"v = 2 or id = 101", [](const Row& r) { return r.v == 2 || r.id == 101; }};
+  RunEveryFault(
+      [&](iceberg::Table& t) -> Status {
+        FLOE_ASSIGN_OR_RETURN(auto txn, t.NewTransaction());
+        FLOE_RETURN_IF_ERROR(txn->Append(SourceOf(schema_, rows)).status());
+        FLOE_RETURN_IF_ERROR(txn->Delete(iceberg::ParseExpression(filter.text).value()).status());
+        FLOE_RETURN_IF_ERROR(txn->SetProperties({{"owner", "mor"}}));
+        return txn->Commit().status();
+      },
+      [&](const Rows& m) { return ModelOverwrite(ModelAppend(m, rows), filter, {}); });
 }
 
 TEST_F(TableFaultInjectionTest, ReplacePartitions) {

@@ -13,7 +13,8 @@
 // as `write.delete.mode` / `write.update.mode` say (row_operations.h),
 // failing with CommitConflict when a concurrent commit added files the
 // filter matches. Metadata operations retry their requirements-checked
-// change on conflict.
+// change on conflict. Several operations commit atomically through a
+// Transaction (transaction.h).
 //
 // Thread safety: a Table may be shared by threads; each call refreshes.
 
@@ -37,6 +38,8 @@
 #include "floe/iceberg/update/snapshot_producer.h"
 
 namespace floe::iceberg {
+
+class Transaction;
 
 struct ExpireOptions {
   std::optional<int64_t> older_than_ms;  // default: now - history.expire.max-snapshot-age-ms (5 days)
@@ -118,6 +121,8 @@ class Table {
 
   // A row delta on this table (data files plus delete files; update/row_delta.h).
   std::unique_ptr<RowDelta> NewRowDelta() { return std::make_unique<RowDelta>(ops_); }
+  // A transaction starting at the current state (transaction.h). Errors of Refresh.
+  Result<std::unique_ptr<Transaction>> NewTransaction();
   // Removes old snapshots not reachable from a retained ref and deletes the
   // files only they referenced. Errors are the commit's (CommitConflict,
   // CommitStateUnknown: then nothing is deleted); once the expiry committed

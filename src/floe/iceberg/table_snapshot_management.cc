@@ -8,6 +8,7 @@
 #include "floe/iceberg/manifest_list.h"
 #include "floe/iceberg/manifest_reader.h"
 #include "floe/iceberg/table.h"
+#include "floe/iceberg/transaction.h"
 
 namespace floe::iceberg {
 namespace {
@@ -204,6 +205,11 @@ Result<TableState> Table::CherryPick(int64_t snapshot_id) {
   }
   for (auto& f : added) producer.AddFile(std::move(f));
   return producer.Commit();
+}
+
+Result<std::unique_ptr<Transaction>> Table::NewTransaction() {
+  FLOE_ASSIGN_OR_RETURN(auto state, Refresh());
+  return std::make_unique<Transaction>(ops_, std::move(state));
 }
 
 }  // namespace floe::iceberg
