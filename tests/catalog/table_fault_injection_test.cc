@@ -21,6 +21,7 @@
 #include <filesystem>
 
 #include "catalog/table_test_util.h"
+#include "floe/iceberg/transaction.h"
 #include "floe/io/fault_injecting_file_io.h"
 
 namespace floe::catalog {
@@ -74,6 +75,19 @@ class TableFaultInjectionTest : public ::testing::Test {
     ASSERT_TRUE(result.ok()) << result.status().ToString();
     model_ = ModelOverwrite(model_, filter, {});
     models_[result->state.metadata->current_snapshot()->snapshot_id] = model_;
+  }
+
+  // Metadata changes before the operation under test (no faults).
+  void Change(std::vector<iceberg::TableUpdate> updates) {
+    auto result = table_->CommitChanges([&](const iceberg::TableMetadata&)
+                                            -> Result<std::pair<std::vector<iceberg::TableRequirement>,
+                                                                std::vector<iceberg::TableUpdate>>> {
+      return std::make_pair(std::vector<iceberg::TableRequirement>{}, updates);
+    });
+    ASSERT_TRUE(result.ok()) << result.status().ToString();
+  }
+  void MergeOnRead() {
+    Change({iceberg::SetProperties{{{"write.delete.mode", "merge-on-read"}, {"write.update.mode", "merge-on-read"}}}});
   }
 
   // Remembers the table as it is now: every run starts from here.
@@ -270,6 +284,58 @@ TEST_F(TableFaultInjectionTest, DeleteCopyOnWriteAndMetadataOnly) {
                          [](const Row& r) { return r.region == "c" || (r.region == "a" && r.v > 2); }};
   RunEveryFault([&](iceberg::Table& t) { return StatusOf(t.Delete(iceberg::ParseExpression(filter.text).value())); },
                 [&](const Rows& m) { return ModelOverwrite(m, filter, {}); });
+}
+
+TEST_F(TableFaultInjectionTest, DeleteMergeOnReadPositionDeletes) {
+  MergeOnRead();
+  Append(MakeRows(0, 8, {"a", "b"}));
+  Delete(RowFilter{"v < 2", [](const Row& r) { return r.v < 2; }});
+  // Rows of both files: a position delete file per data file (v2).
+  const RowFilter filter{"v > 4", [](const Row& r) { return r.v > 4; }};
+  RunEveryFault([&](iceberg::Table& t) { return StatusOf(t.Delete(iceberg::ParseExpression(filter.text).value())); },
+                [&](const Rows& m) { return ModelOverwrite(m, filter, {}); });
+}
+
+TEST_F(TableFaultInjectionTest, DeleteMergeOnReadDeletionVectors) {
+  Change({iceberg::UpgradeFormatVersion{3}});
+  MergeOnRead();
+  Append(MakeRows(0, 8, {"a", "b"}));
+  Delete(RowFilter{"v < 2", [](const Row& r) { return r.v < 2; }});
+  // Merges into one DV per data file and removes the old DV in the same commit.
+  const RowFilter filter{"v > 4 or region = 'b'", [](const Row& r) { return r.v > 4 || r.region == "b"; }};
+  RunEveryFault([&](iceberg::Table& t) { return StatusOf(t.Delete(iceberg::ParseExpression(filter.text).value())); },
+                [&](const Rows& m) { return ModelOverwrite(m, filter, {}); });
+}
+
+TEST_F(TableFaultInjectionTest, CompactMergeOnReadDeletes) {
+  Change({iceberg::UpgradeFormatVersion{3}});
+  MergeOnRead();
+  Append(MakeRows(0, 4, {"a", "b"}));
+  Append(MakeRows(100, 4, {"a", "b"}));
+  Delete(RowFilter{"v = 1", [](const Row& r) { return r.v == 1; }});
+  RunEveryFault(
+      [&](iceberg::Table& t) {
+        auto r = t.Compact();
+        if (r.ok() && !r->has_value()) return Status::Internal("nothing to compact");
+        return r.status();
+      },
+      [&](const Rows& m) { return m; });
+}
+
+TEST_F(TableFaultInjectionTest, TransactionOfSeveralOperations) {
+  MergeOnRead();
+  Append(MakeRows(0, 6, {"a", "b"}));
+  const Rows rows = MakeRows(100, 4, {"a", "c"});
+  const RowFilter filter{"v = 2 or id = 101", [](const Row& r) { return r.v == 2 || r.id == 101; }};
+  RunEveryFault(
+      [&](iceberg::Table& t) -> Status {
+        FLOE_ASSIGN_OR_RETURN(auto txn, t.NewTransaction());
+        FLOE_RETURN_IF_ERROR(txn->Append(SourceOf(schema_, rows)).status());
+        FLOE_RETURN_IF_ERROR(txn->Delete(iceberg::ParseExpression(filter.text).value()).status());
+        FLOE_RETURN_IF_ERROR(txn->SetProperties({{"owner", "mor"}}));
+        return txn->Commit().status();
+      },
+      [&](const Rows& m) { return ModelOverwrite(ModelAppend(m, rows), filter, {}); });
 }
 
 TEST_F(TableFaultInjectionTest, ReplacePartitions) {

@@ -1,5 +1,6 @@
 // `floe table create|list|drop|append|overwrite|delete|compact|evolve|
-// rollback|tag|branch|expire`: the write side of the table commands.
+// rollback|set-current|cherry-pick|fast-forward|tag|branch|expire`: the
+// write side of the table commands.
 
 #include <CLI/CLI.hpp>
 
@@ -39,6 +40,9 @@ void PrintWrite(CommandContext& ctx, const std::string& what, const iceberg::Wri
   ctx.out() << what << ": " << r.rows_written << " rows written, " << r.data_files_added << " files added";
   if (r.data_files_removed > 0) ctx.out() << ", " << r.data_files_removed << " files removed";
   if (r.data_files_rewritten > 0) ctx.out() << ", " << r.data_files_rewritten << " files rewritten";
+  if (r.delete_files_added > 0) {
+    ctx.out() << ", " << r.rows_deleted << " rows marked deleted in " << r.delete_files_added << " delete files";
+  }
   if (s != nullptr) ctx.out() << "; snapshot " << s->snapshot_id;
   if (r.commit.attempts > 1) ctx.out() << " (" << r.commit.attempts << " attempts)";
   ctx.out() << "\n";
@@ -270,6 +274,56 @@ void AddTableCommands(CLI::App& app, CommandSet& commands) {
     });
     cmd->add_option("table", name, "NS.T")->required();
     cmd->add_option("snapshot", snapshot, "Snapshot id")->required();
+  }
+
+  {  // set-current
+    auto& name = commands.Keep<std::string>();
+    auto& snapshot = commands.Keep<int64_t>(0);
+    CLI::App* cmd = commands.Add(*group, "set-current", "Point main at any snapshot of the table", [&](CommandContext& ctx) -> Status {
+      FLOE_ASSIGN_OR_RETURN(auto opened, OpenTableFor(ctx, name));
+      FLOE_RETURN_IF_ERROR(opened.table->SetCurrent(snapshot).status());
+      ctx.out() << "set " << name << " to snapshot " << snapshot << "\n";
+      return Status::OK();
+    });
+    cmd->add_option("table", name, "NS.T")->required();
+    cmd->add_option("snapshot", snapshot, "Snapshot id")->required();
+  }
+
+  {  // cherry-pick
+    auto& name = commands.Keep<std::string>();
+    auto& snapshot = commands.Keep<int64_t>(0);
+    CLI::App* cmd = commands.Add(*group, "cherry-pick", "Apply a snapshot of a branch or a staged (WAP) snapshot to main",
+                                 [&](CommandContext& ctx) -> Status {
+      FLOE_ASSIGN_OR_RETURN(auto opened, OpenTableFor(ctx, name));
+      FLOE_ASSIGN_OR_RETURN(auto state, opened.table->CherryPick(snapshot));
+      const iceberg::Snapshot* head = state.metadata->current_snapshot();
+      ctx.out() << "cherry-picked snapshot " << snapshot;
+      if (head != nullptr && head->snapshot_id == snapshot) {
+        ctx.out() << " (fast-forward)";
+      } else if (head != nullptr) {
+        ctx.out() << " as snapshot " << head->snapshot_id;
+      }
+      ctx.out() << "\n";
+      return Status::OK();
+    });
+    cmd->add_option("table", name, "NS.T")->required();
+    cmd->add_option("snapshot", snapshot, "Snapshot id")->required();
+  }
+
+  {  // fast-forward
+    auto& name = commands.Keep<std::string>();
+    auto& branch = commands.Keep<std::string>();
+    auto& to = commands.Keep<std::string>();
+    CLI::App* cmd = commands.Add(*group, "fast-forward", "Move a branch to the head of a branch or tag it is an ancestor of",
+                                 [&](CommandContext& ctx) -> Status {
+      FLOE_ASSIGN_OR_RETURN(auto opened, OpenTableFor(ctx, name));
+      FLOE_RETURN_IF_ERROR(opened.table->FastForward(branch, to).status());
+      ctx.out() << "fast-forwarded " << branch << " to " << to << "\n";
+      return Status::OK();
+    });
+    cmd->add_option("table", name, "NS.T")->required();
+    cmd->add_option("branch", branch, "Branch to move")->required();
+    cmd->add_option("to", to, "Branch or tag to move it to")->required();
   }
 
   for (const char* kind : {"tag", "branch"}) {  // tag / branch

@@ -37,44 +37,6 @@ int64_t IntProperty(const TableMetadata& m, const std::string& key, int64_t fall
 // (which outlives every call here).
 std::shared_ptr<FileIO> Borrow(TableOperations& ops) { return std::shared_ptr<FileIO>(std::shared_ptr<FileIO>(), &ops.io()); }
 
-void DeleteQuietly(FileIO& io, const std::vector<DataFile>& files) {
-  std::vector<std::string> paths;
-  for (const auto& f : files) paths.push_back(f.file_path);
-  if (!paths.empty()) (void)io.DeleteMany(paths);
-}
-
-// Commits `producer`; on a failure that surely did not land, deletes the
-// data files written for it.
-Result<WriteResult> CommitProducer(MergingSnapshotProducer& producer, TableOperations& ops,
-                                   const std::vector<DataFile>& written, WriteResult result) {
-  auto state = producer.Commit();
-  if (!state.ok()) {
-    if (state.status().code() != StatusCode::kCommitStateUnknown) DeleteQuietly(ops.io(), written);
-    return state.status();
-  }
-  result.commit = producer.report();
-  result.state = std::move(*state);
-  return result;
-}
-
-// All rows of one planned file, deletes applied, in the table's write schema.
-Status ReadTaskRows(TableOperations& ops, const TableMetadata& metadata, const TableScan& scan,
-                    const FileScanTask& task, const std::function<Status(const RecordBatch&)>& consume) {
-  std::vector<int32_t> ids;
-  for (const auto& f : scan.scan_schema().fields()) ids.push_back(f.field_id);
-  FileScanTask all_rows = task;
-  all_rows.residual = AlwaysTrue();
-  ScanReport report;
-  FLOE_ASSIGN_OR_RETURN(auto reader, ScanFileReader::Open(Borrow(ops), metadata, scan.scan_schema(), ids,
-                                                          scan.output_schema(), AlwaysTrue(), all_rows, 64 * 1024,
-                                                          &report));
-  while (true) {
-    FLOE_ASSIGN_OR_RETURN(auto batch, reader->Next());
-    if (!batch.has_value()) return Status::OK();
-    if (batch->num_rows() > 0) FLOE_RETURN_IF_ERROR(consume(*batch));
-  }
-}
-
 // The live files of `snapshot`'s manifests into `live`, its manifests into
 // `manifests` (skipping ones already there).
 Status CollectLiveFiles(FileIO& io, const Snapshot& snapshot, std::set<std::string>* manifests,
@@ -167,208 +129,41 @@ Result<std::shared_ptr<const floe::Schema>> Table::WriteSchema() {
   return std::make_shared<const floe::Schema>(std::move(columnar));
 }
 
-Result<std::vector<DataFile>> Table::WriteRows(const TableMetadata& metadata, const BatchSource& rows,
-                                               int64_t* rows_written) {
-  FLOE_ASSIGN_OR_RETURN(auto options, DataWriterOptions::FromTable(metadata));
-  FLOE_ASSIGN_OR_RETURN(auto writer, DataFileWriter::Make(Borrow(*ops_), metadata, std::move(options)));
-  while (true) {
-    FLOE_ASSIGN_OR_RETURN(auto batch, rows());
-    if (!batch.has_value()) break;
-    FLOE_RETURN_IF_ERROR(writer->Write(*batch));
-  }
-  *rows_written = writer->rows_written();
-  return writer->Close();
-}
-
 Result<WriteResult> Table::Append(const BatchSource& rows, const std::map<std::string, std::string>& summary) {
   FLOE_ASSIGN_OR_RETURN(auto state, Refresh());
-  WriteResult result;
-  FLOE_ASSIGN_OR_RETURN(auto files, WriteRows(*state.metadata, rows, &result.rows_written));
-  MergingSnapshotProducer producer(ops_, std::string(kOperationAppend));
-  producer.set_starting_state(state);
-  producer.set_merge_manifests(BoolProperty(state.metadata->properties, "commit.manifest-merge.enabled", true));
-  for (const auto& [k, v] : summary) producer.set_summary_property(k, v);
-  for (const auto& f : files) producer.AddFile(f);
-  result.data_files_added = static_cast<int64_t>(files.size());
-  return CommitProducer(producer, *ops_, files, std::move(result));
+  FLOE_ASSIGN_OR_RETURN(auto prepared, PrepareAppend(ops_, state, rows, summary));
+  return CommitPrepared(std::move(prepared), *ops_, state);
 }
 
 Result<WriteResult> Table::AppendFiles(std::vector<DataFile> files) {
   FLOE_ASSIGN_OR_RETURN(auto state, Refresh());
-  MergingSnapshotProducer producer(ops_, std::string(kOperationAppend));
-  producer.set_starting_state(state);
-  WriteResult result;
-  for (auto& f : files) {
-    result.rows_written += f.record_count;
-    producer.AddFile(std::move(f));
-  }
-  result.data_files_added = static_cast<int64_t>(files.size());
-  return CommitProducer(producer, *ops_, {}, std::move(result));
+  FLOE_ASSIGN_OR_RETURN(auto prepared, PrepareAppendFiles(ops_, state, std::move(files)));
+  return CommitPrepared(std::move(prepared), *ops_, state);
 }
 
-Result<WriteResult> Table::Delete(const ExpressionPtr& filter) { return RewriteMatching(filter, nullptr); }
+Result<WriteResult> Table::Delete(const ExpressionPtr& filter) {
+  FLOE_ASSIGN_OR_RETURN(auto state, Refresh());
+  FLOE_ASSIGN_OR_RETURN(auto prepared, PrepareRewriteMatching(ops_, state, filter, nullptr));
+  return CommitPrepared(std::move(prepared), *ops_, state);
+}
 
 Result<WriteResult> Table::Overwrite(const ExpressionPtr& filter, const BatchSource& rows) {
-  return RewriteMatching(filter, &rows);
-}
-
-Result<WriteResult> Table::RewriteMatching(const ExpressionPtr& filter, const BatchSource* rows) {
   FLOE_ASSIGN_OR_RETURN(auto state, Refresh());
-  const TableMetadata& metadata = *state.metadata;
-  const Schema* schema = metadata.current_schema();
-  if (schema == nullptr) return Status::Corrupt(StrCat("table ", ops_->name(), " has no current schema"));
-  FLOE_ASSIGN_OR_RETURN(auto bound, Bind(*schema, filter));
-  TableScanOptions options;
-  options.filter = filter;
-  FLOE_ASSIGN_OR_RETURN(auto scan, TableScan::Make(Borrow(*ops_), state.metadata, options));
-  FLOE_ASSIGN_OR_RETURN(auto tasks, scan->PlanFiles());
-
-  WriteResult result;
-  std::vector<std::string> removed;
-  std::vector<RecordBatch> kept_rows;
-  const StrictMetricsEvaluator strict(*schema, bound);
-  for (const auto& task : tasks) {
-    const bool partition_decides = task.residual == nullptr || task.residual->op() == Operation::kTrue;
-    if ((partition_decides || strict.Eval(task.file)) && task.position_deletes.empty() &&
-        task.equality_deletes.empty()) {
-      removed.push_back(task.file.file_path);  // every row matches: metadata only
-      ++result.data_files_removed;
-      continue;
-    }
-    // Copy-on-write: keep the rows the filter does not select (false or unknown).
-    std::vector<RecordBatch> survivors;
-    bool any_matched = false;
-    FLOE_RETURN_IF_ERROR(ReadTaskRows(*ops_, metadata, *scan, task, [&](const RecordBatch& batch) -> Status {
-      const auto& fields = scan->scan_schema().fields();
-      FLOE_ASSIGN_OR_RETURN(auto matches, EvaluateBatch(*bound, batch, [&](int32_t id) {
-                              for (size_t i = 0; i < fields.size(); ++i) {
-                                if (fields[i].field_id == id) return static_cast<int>(i);
-                              }
-                              return -1;
-                            }));
-      std::vector<uint8_t> keep(matches.size());
-      for (size_t i = 0; i < matches.size(); ++i) {
-        keep[i] = matches[i] ? 0 : 1;
-        any_matched = any_matched || matches[i];
-      }
-      FLOE_ASSIGN_OR_RETURN(auto rest, FilterRows(batch, keep));
-      if (rest.num_rows() > 0) survivors.push_back(std::move(rest));
-      return Status::OK();
-    }));
-    if (!any_matched) continue;
-    removed.push_back(task.file.file_path);
-    ++result.data_files_rewritten;
-    for (auto& b : survivors) kept_rows.push_back(std::move(b));
-  }
-
-  // One writer for the surviving rows and the new rows.
-  size_t next_kept = 0;
-  bool rows_done = rows == nullptr;
-  BatchSource all = [&]() -> Result<std::optional<RecordBatch>> {
-    if (next_kept < kept_rows.size()) return std::optional<RecordBatch>(kept_rows[next_kept++]);
-    if (!rows_done) {
-      FLOE_ASSIGN_OR_RETURN(auto batch, (*rows)());
-      if (batch.has_value()) return batch;
-      rows_done = true;
-    }
-    return std::optional<RecordBatch>();
-  };
-  int64_t written_rows = 0;
-  FLOE_ASSIGN_OR_RETURN(auto files, WriteRows(metadata, all, &written_rows));
-  int64_t kept_count = 0;
-  for (const auto& b : kept_rows) kept_count += b.num_rows();
-  result.rows_written = written_rows - kept_count;
-  result.data_files_added = static_cast<int64_t>(files.size());
-  if (removed.empty() && files.empty()) {
-    result.state = state;
-    return result;  // nothing matched and nothing to add: no snapshot
-  }
-
-  MergingSnapshotProducer producer(ops_, std::string(rows ? kOperationOverwrite : kOperationDelete));
-  producer.set_starting_state(state);
-  for (const auto& path : removed) producer.DeleteFile(path);
-  for (const auto& f : files) producer.AddFile(f);
-  // Serializable isolation: a concurrent commit that added rows the filter
-  // could match makes this overwrite or delete wrong.
-  auto specs = std::make_shared<std::map<int32_t, std::shared_ptr<PartitionEvaluator>>>();
-  auto metrics = std::make_shared<InclusiveMetricsEvaluator>(*schema, bound);
-  auto table_schema = std::make_shared<const Schema>(*schema);
-  producer.ValidateNoConflictingAppends(
-      [specs, metrics, table_schema, bound](const DataFile& file, const PartitionSpec& spec) -> Result<bool> {
-        auto it = specs->find(spec.spec_id);
-        if (it == specs->end()) {
-          FLOE_ASSIGN_OR_RETURN(auto evaluator, PartitionEvaluator::Make(spec, *table_schema, bound));
-          it = specs->emplace(spec.spec_id, std::make_shared<PartitionEvaluator>(std::move(evaluator))).first;
-        }
-        return it->second->MightMatch(file.partition) && metrics->Eval(file);
-      });
-  return CommitProducer(producer, *ops_, files, std::move(result));
+  FLOE_ASSIGN_OR_RETURN(auto prepared, PrepareRewriteMatching(ops_, state, filter, &rows));
+  return CommitPrepared(std::move(prepared), *ops_, state);
 }
 
 Result<WriteResult> Table::ReplacePartitions(const BatchSource& rows) {
   FLOE_ASSIGN_OR_RETURN(auto state, Refresh());
-  WriteResult result;
-  FLOE_ASSIGN_OR_RETURN(auto files, WriteRows(*state.metadata, rows, &result.rows_written));
-  MergingSnapshotProducer producer(ops_, std::string(kOperationOverwrite));
-  producer.set_starting_state(state);
-  producer.ReplaceAddedPartitions();
-  auto keys = std::make_shared<std::set<std::string>>();
-  for (const auto& f : files) {
-    keys->insert(PartitionKey(f.spec_id, f.partition));
-    producer.AddFile(f);
-  }
-  producer.ValidateNoConflictingAppends([keys](const DataFile& file, const PartitionSpec& spec) -> Result<bool> {
-    return keys->count(PartitionKey(spec.spec_id, file.partition)) > 0;
-  });
-  result.data_files_added = static_cast<int64_t>(files.size());
-  return CommitProducer(producer, *ops_, files, std::move(result));
+  FLOE_ASSIGN_OR_RETURN(auto prepared, PrepareReplacePartitions(ops_, state, rows));
+  return CommitPrepared(std::move(prepared), *ops_, state);
 }
 
 Result<std::optional<WriteResult>> Table::Compact(int min_input_files) {
   FLOE_ASSIGN_OR_RETURN(auto state, Refresh());
-  const TableMetadata& metadata = *state.metadata;
-  const Snapshot* current = metadata.current_snapshot();
-  if (current == nullptr) return std::optional<WriteResult>();
-  FLOE_ASSIGN_OR_RETURN(auto options, DataWriterOptions::FromTable(metadata));
-  const int64_t small = options.target_file_size_bytes / 4 * 3;
-  FLOE_ASSIGN_OR_RETURN(auto scan, TableScan::Make(Borrow(*ops_), state.metadata, {}));
-  FLOE_ASSIGN_OR_RETURN(auto tasks, scan->PlanFiles());
-  // Small files of the default spec, by partition.
-  std::map<std::string, std::vector<const FileScanTask*>> groups;
-  for (const auto& task : tasks) {
-    if (task.file.file_size_in_bytes >= small || task.file.spec_id != metadata.default_spec_id) continue;
-    groups[PartitionKey(task.file.spec_id, task.file.partition)].push_back(&task);
-  }
-  std::vector<const FileScanTask*> inputs;
-  for (const auto& [key, group] : groups) {
-    if (static_cast<int>(group.size()) >= min_input_files) inputs.insert(inputs.end(), group.begin(), group.end());
-  }
-  if (inputs.empty()) return std::optional<WriteResult>();
-
-  std::vector<RecordBatch> rows;
-  for (const FileScanTask* task : inputs) {
-    FLOE_RETURN_IF_ERROR(ReadTaskRows(*ops_, metadata, *scan, *task, [&](const RecordBatch& batch) {
-      rows.push_back(batch);
-      return Status::OK();
-    }));
-  }
-  size_t next = 0;
-  BatchSource source = [&]() -> Result<std::optional<RecordBatch>> {
-    if (next < rows.size()) return std::optional<RecordBatch>(rows[next++]);
-    return std::optional<RecordBatch>();
-  };
-  WriteResult result;
-  FLOE_ASSIGN_OR_RETURN(auto files, WriteRows(metadata, source, &result.rows_written));
-  MergingSnapshotProducer producer(ops_, std::string(kOperationReplace));
-  producer.set_starting_state(state);
-  // The rewritten rows keep the sequence number they had as of the start, so
-  // equality deletes committed meanwhile still apply to them.
-  producer.set_data_sequence_number(current->sequence_number);
-  for (const FileScanTask* task : inputs) producer.DeleteFile(task->file.file_path);
-  for (const auto& f : files) producer.AddFile(f);
-  result.data_files_rewritten = static_cast<int64_t>(inputs.size());
-  result.data_files_added = static_cast<int64_t>(files.size());
-  FLOE_ASSIGN_OR_RETURN(auto committed, CommitProducer(producer, *ops_, files, std::move(result)));
+  FLOE_ASSIGN_OR_RETURN(auto prepared, PrepareCompact(ops_, state, min_input_files));
+  if (prepared.producer == nullptr) return std::optional<WriteResult>();
+  FLOE_ASSIGN_OR_RETURN(auto committed, CommitPrepared(std::move(prepared), *ops_, state));
   return std::optional<WriteResult>(std::move(committed));
 }
 

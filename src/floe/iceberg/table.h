@@ -7,10 +7,14 @@
 // Row operations write their data files first and then commit once through
 // a MergingSnapshotProducer (retrying lost races, re-validating). Delete and
 // overwrite by filter remove whole files when their partition or metrics
-// prove every row matches (metadata only), and rewrite the other matching
-// files without the matching rows (copy-on-write), failing with
-// CommitConflict when a concurrent commit added files the filter matches.
-// Metadata operations retry their requirements-checked change on conflict.
+// prove every row matches (metadata only), and otherwise rewrite the
+// matching files without the matching rows (copy-on-write) or mark the rows
+// deleted (merge-on-read: position deletes in v2, deletion vectors in v3),
+// as `write.delete.mode` / `write.update.mode` say (row_operations.h),
+// failing with CommitConflict when a concurrent commit added files the
+// filter matches. Metadata operations retry their requirements-checked
+// change on conflict. Several operations commit atomically through a
+// Transaction (transaction.h).
 //
 // Thread safety: a Table may be shared by threads; each call refreshes.
 
@@ -26,22 +30,16 @@
 #include "floe/base/result.h"
 #include "floe/columnar/record_batch.h"
 #include "floe/iceberg/expression/expression.h"
+#include "floe/iceberg/row_operations.h"
 #include "floe/iceberg/scan/table_scan.h"
 #include "floe/iceberg/table_operations.h"
 #include "floe/iceberg/table_update.h"
+#include "floe/iceberg/update/row_delta.h"
 #include "floe/iceberg/update/snapshot_producer.h"
 
 namespace floe::iceberg {
 
-// The outcome of a row operation.
-struct WriteResult {
-  int64_t rows_written = 0;
-  int64_t data_files_added = 0;
-  int64_t data_files_removed = 0;
-  int64_t data_files_rewritten = 0;  // copy-on-write
-  CommitReport commit;
-  TableState state;
-};
+class Transaction;
 
 struct ExpireOptions {
   std::optional<int64_t> older_than_ms;  // default: now - history.expire.max-snapshot-age-ms (5 days)
@@ -59,9 +57,6 @@ struct ExpireResult {
   Status cleanup;
   TableState state;
 };
-
-// Where a batch stream comes from for a write: called until it returns nullopt.
-using BatchSource = std::function<Result<std::optional<RecordBatch>>()>;
 
 class Table {
  public:
@@ -104,6 +99,30 @@ class Table {
   // Points a tag or branch at a snapshot (creating or moving it).
   Result<TableState> SetRef(const std::string& name, SnapshotRefType type, int64_t snapshot_id);
   Result<TableState> RemoveRef(const std::string& name);
+  // Sets main to any snapshot of the table (Java's setCurrentSnapshot; not
+  // only ancestors). NotFound for an unknown snapshot.
+  Result<TableState> SetCurrent(int64_t snapshot_id);
+  // Moves `branch` to the head of `to` (a branch or tag) when its head is
+  // an ancestor of it (Java's fastForwardBranch). NotFound for an unknown
+  // branch or ref; InvalidArgument when `branch` is a tag or not an
+  // ancestor of `to`.
+  Result<TableState> FastForward(const std::string& branch, const std::string& to);
+  // Applies a snapshot of another branch, or a staged (WAP) one, to main
+  // (Java's cherrypick): a fast-forward when its parent is main's head;
+  // else an "append" is re-applied as a new snapshot with the same added
+  // files, and a dynamic overwrite ("replace-partitions") as a new
+  // overwrite when its partitions did not change since its parent; both
+  // record `source-snapshot-id` (and `published-wap-id` for a `wap.id`).
+  // NotFound for an unknown snapshot; InvalidArgument for another
+  // operation that cannot fast-forward; CommitConflict when the snapshot is
+  // already an ancestor of main or was already picked (or its WAP id
+  // published), or a replaced partition changed.
+  Result<TableState> CherryPick(int64_t snapshot_id);
+
+  // A row delta on this table (data files plus delete files; update/row_delta.h).
+  std::unique_ptr<RowDelta> NewRowDelta() { return std::make_unique<RowDelta>(ops_); }
+  // A transaction starting at the current state (transaction.h). Errors of Refresh.
+  Result<std::unique_ptr<Transaction>> NewTransaction();
   // Removes old snapshots not reachable from a retained ref and deletes the
   // files only they referenced. Errors are the commit's (CommitConflict,
   // CommitStateUnknown: then nothing is deleted); once the expiry committed
@@ -111,10 +130,6 @@ class Table {
   Result<ExpireResult> ExpireSnapshots(const ExpireOptions& options);
 
  private:
-  Result<std::vector<DataFile>> WriteRows(const TableMetadata& metadata, const BatchSource& rows,
-                                          int64_t* rows_written);
-  Result<WriteResult> RewriteMatching(const ExpressionPtr& filter, const BatchSource* rows);
-
   std::shared_ptr<TableOperations> ops_;
 };
 

@@ -171,7 +171,9 @@ Result<std::unique_ptr<ScanFileReader>> ScanFileReader::Open(std::shared_ptr<Fil
       delete_options.columns = std::vector<std::string>{"file_path", "pos"};
       auto batches = parquet::ReadAllBatches(deletes, delete_options);
       if (!batches.ok()) {
-        return Status::Corrupt(StrCat("position delete file ", Quote(d.file_path), ": ", batches.status().message()));
+        // Keep the kind: a storage error is not a corrupt file.
+        return Status(batches.status().code(),
+                      StrCat("position delete file ", Quote(d.file_path), ": ", batches.status().message()));
       }
       for (const auto& batch : *batches) {
         const int path_column = batch.schema().FieldIndex("file_path");
@@ -292,7 +294,8 @@ Result<std::optional<RecordBatch>> ScanFileReader::Next() {
                           }));
   }
   int64_t deleted = 0;
-  if (!deleted_positions_.empty() && n > 0) {
+  int64_t position = 0;  // in the data file, of the batch's first row
+  if ((track_positions_ || !deleted_positions_.empty()) && n > 0) {
     while (group_ < group_rows_.size() && rows_into_group_ >= group_rows_[group_].second) {
       ++group_;
       rows_into_group_ = 0;
@@ -301,8 +304,10 @@ Result<std::optional<RecordBatch>> ScanFileReader::Next() {
       return Status::Internal(StrCat("data file ", Quote(path_), ": a batch of ", n,
                                      " rows does not fit the row groups read"));
     }
-    const int64_t position = group_rows_[group_].first + rows_into_group_;
+    position = group_rows_[group_].first + rows_into_group_;
     rows_into_group_ += n;
+  }
+  if (!deleted_positions_.empty()) {
     for (int64_t i = 0; i < n; ++i) {
       if (deleted_positions_.count(position + i) > 0 && keep[static_cast<size_t>(i)]) {
         keep[static_cast<size_t>(i)] = 0;
@@ -320,6 +325,12 @@ Result<std::optional<RecordBatch>> ScanFileReader::Next() {
     }
   }
   report_->rows_deleted += deleted;
+  if (track_positions_) {
+    positions_.clear();
+    for (int64_t i = 0; i < n; ++i) {
+      if (keep[static_cast<size_t>(i)]) positions_.push_back(position + i);
+    }
+  }
   FLOE_ASSIGN_OR_RETURN(RecordBatch kept, FilterRows(rows, keep));
   std::vector<Array> columns;
   for (const int c : output_columns_) columns.push_back(kept.column(c));

@@ -54,6 +54,13 @@ class ScanFileReader {
   // The next batch of surviving rows (possibly empty), or nullopt at the end.
   Result<std::optional<RecordBatch>> Next();
 
+  // Records the data-file positions of the rows each Next() returns (for
+  // writers of position deletes). Exact only when nothing is pruned: open
+  // with an always-true filter. Call before the first Next().
+  void TrackPositions() { track_positions_ = true; }
+  // The positions of the last batch's rows, in order.
+  const std::vector<int64_t>& positions() const { return positions_; }
+
  private:
   ScanFileReader() = default;
   Result<RecordBatch> Conform(const RecordBatch& file_batch) const;
@@ -77,6 +84,8 @@ class ScanFileReader {
   std::vector<std::pair<int64_t, int64_t>> group_rows_;
   size_t group_ = 0;
   int64_t rows_into_group_ = 0;
+  bool track_positions_ = false;
+  std::vector<int64_t> positions_;
   // Equality deletes: the delete keys of each equality-id set.
   std::vector<std::pair<std::vector<int32_t>, std::set<std::string>>> equality_deletes_;
   ScanReport* report_ = nullptr;

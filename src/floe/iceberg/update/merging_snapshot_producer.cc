@@ -33,12 +33,39 @@ std::string PartitionKey(int32_t spec_id, const PartitionValues& partition) {
   return key;
 }
 
+std::string DeleteFileKey(const DataFile& file) {
+  if (!file.is_deletion_vector()) return file.file_path;
+  return StrCat(file.file_path, "@", file.content_offset.value_or(-1));
+}
+
 MergingSnapshotProducer::MergingSnapshotProducer(std::shared_ptr<TableOperations> ops, std::string operation)
     : SnapshotProducer(std::move(ops)), operation_(std::move(operation)) {}
 
 void MergingSnapshotProducer::AddFile(DataFile file) { added_files_.push_back(std::move(file)); }
 
 void MergingSnapshotProducer::DeleteFile(const std::string& path) { deleted_paths_.insert(path); }
+
+void MergingSnapshotProducer::DeleteDeleteFile(const DataFile& file) {
+  if (file.is_deletion_vector()) {
+    deleted_dv_keys_.insert(DeleteFileKey(file));
+  } else {
+    deleted_paths_.insert(file.file_path);
+  }
+}
+
+void MergingSnapshotProducer::ValidateNoConflictingDeleteFiles(FilePredicate conflicting) {
+  delete_conflict_predicates_.push_back(std::move(conflicting));
+}
+
+void MergingSnapshotProducer::ValidateDataFilesExist(std::vector<std::string> paths, bool include_deletes) {
+  required_data_files_.insert(required_data_files_.end(), paths.begin(), paths.end());
+  required_include_deletes_ = required_include_deletes_ || include_deletes;
+}
+
+bool MergingSnapshotProducer::adds_deletion_vectors() const {
+  return std::any_of(added_files_.begin(), added_files_.end(),
+                     [](const DataFile& f) { return f.is_deletion_vector(); });
+}
 
 void MergingSnapshotProducer::DeleteFilesWhere(FilePredicate predicate, ManifestPredicate manifest_filter) {
   delete_predicates_.emplace_back(std::move(predicate), std::move(manifest_filter));
@@ -51,8 +78,15 @@ void MergingSnapshotProducer::ValidateNoConflictingAppends(FilePredicate conflic
 }
 
 Result<bool> MergingSnapshotProducer::Removes(const DataFile& file, const PartitionSpec& spec) {
+  if (file.content != DataFileContent::kData) {
+    if (file.is_deletion_vector() ? deleted_dv_keys_.count(DeleteFileKey(file)) > 0
+                                  : deleted_paths_.count(file.file_path) > 0) {
+      return true;
+    }
+    // Deletes of only a removed data file would dangle (Java removes them too).
+    return file.referenced_data_file.has_value() && dangling_data_paths_.count(*file.referenced_data_file) > 0;
+  }
   if (deleted_paths_.count(file.file_path) > 0) return true;
-  if (file.content != DataFileContent::kData) return false;
   if (replace_added_partitions_ && replaced_partition_keys_.count(PartitionKey(spec.spec_id, file.partition)) > 0) {
     return true;
   }
@@ -63,14 +97,42 @@ Result<bool> MergingSnapshotProducer::Removes(const DataFile& file, const Partit
   return false;
 }
 
+Status MergingSnapshotProducer::ForEachChange(const TableMetadata& base, const Snapshot& s, ManifestContent content,
+                                              ManifestEntryStatus status,
+                                              const std::function<Status(const DataFile&, const PartitionSpec&)>& fn) {
+  FLOE_ASSIGN_OR_RETURN(auto manifests, ReadManifests(&s));
+  for (const auto& manifest : manifests) {
+    if (manifest.added_snapshot_id != s.snapshot_id || manifest.content != content) continue;
+    if (status == ManifestEntryStatus::kAdded && manifest.added_files_count.value_or(1) == 0) continue;
+    if (status == ManifestEntryStatus::kDeleted && manifest.deleted_files_count.value_or(1) == 0) continue;
+    const PartitionSpec* spec = base.PartitionSpecById(manifest.partition_spec_id);
+    if (spec == nullptr) continue;
+    ManifestReaderOptions reader_options;
+    reader_options.read_stats = status == ManifestEntryStatus::kAdded;
+    FLOE_ASSIGN_OR_RETURN(auto reader, ManifestReader::Open(io(), manifest, reader_options));
+    ManifestEntry entry;
+    while (true) {
+      FLOE_ASSIGN_OR_RETURN(bool more, reader->Next(&entry));
+      if (!more) break;
+      if (entry.status != status || entry.snapshot_id != s.snapshot_id) continue;
+      entry.data_file.spec_id = manifest.partition_spec_id;
+      FLOE_RETURN_IF_ERROR(fn(entry.data_file, *spec));
+    }
+  }
+  return Status::OK();
+}
+
 Status MergingSnapshotProducer::Validate(const TableMetadata& base, const Snapshot* parent,
                                          std::optional<int64_t> starting_snapshot_id) {
-  if (conflict_predicates_.empty()) return Status::OK();
+  newer_.clear();
+  const bool needs_history = !conflict_predicates_.empty() || !delete_conflict_predicates_.empty() ||
+                             !required_data_files_.empty() || adds_deletion_vectors() ||
+                             (removes_data_files() && base.format_version >= 2);
+  if (!needs_history) return Status::OK();
   // The snapshots committed since the operation started: the branch's
   // ancestry from its head back to the starting snapshot.
-  std::vector<const Snapshot*> newer;
   for (const Snapshot* s = parent; s != nullptr && (!starting_snapshot_id || s->snapshot_id != *starting_snapshot_id);) {
-    newer.push_back(s);
+    if (!IsOwnSnapshot(s->snapshot_id)) newer_.push_back(s);
     if (!s->parent_snapshot_id) {
       if (!starting_snapshot_id) break;  // the branch was empty at the start: all of it is newer
       return ValidationFailure(Status::CommitConflict(
@@ -88,30 +150,82 @@ Status MergingSnapshotProducer::Validate(const TableMetadata& base, const Snapsh
     }
     s = next;
   }
-  for (const Snapshot* s : newer) {
-    FLOE_ASSIGN_OR_RETURN(auto manifests, ReadManifests(s));
-    for (const auto& manifest : manifests) {
-      if (manifest.added_snapshot_id != s->snapshot_id || manifest.content != ManifestContent::kData) continue;
-      if (manifest.added_files_count.has_value() && *manifest.added_files_count == 0) continue;
-      const PartitionSpec* spec = base.PartitionSpecById(manifest.partition_spec_id);
-      if (spec == nullptr) continue;
-      FLOE_ASSIGN_OR_RETURN(auto reader, ManifestReader::Open(io(), manifest));
-      ManifestEntry entry;
-      while (true) {
-        FLOE_ASSIGN_OR_RETURN(bool more, reader->Next(&entry));
-        if (!more) break;
-        if (entry.status != ManifestEntryStatus::kAdded || entry.snapshot_id != s->snapshot_id) continue;
-        entry.data_file.spec_id = manifest.partition_spec_id;
+  std::set<std::string> dv_targets;
+  for (const auto& f : added_files_) {
+    if (f.is_deletion_vector() && f.referenced_data_file) dv_targets.insert(*f.referenced_data_file);
+  }
+  const std::set<std::string> required(required_data_files_.begin(), required_data_files_.end());
+  for (const Snapshot* s : newer_) {
+    if (!conflict_predicates_.empty()) {
+      FLOE_RETURN_IF_ERROR(ForEachChange(base, *s, ManifestContent::kData, ManifestEntryStatus::kAdded,
+                                         [&](const DataFile& file, const PartitionSpec& spec) -> Status {
         for (const auto& conflicting : conflict_predicates_) {
-          FLOE_ASSIGN_OR_RETURN(bool conflicts, conflicting(entry.data_file, *spec));
+          FLOE_ASSIGN_OR_RETURN(bool conflicts, conflicting(file, spec));
           if (conflicts) {
             return ValidationFailure(Status::CommitConflict(
-                StrCat("table ", ops().name(), ": found conflicting file ", Quote(entry.data_file.file_path),
+                StrCat("table ", ops().name(), ": found conflicting file ", Quote(file.file_path),
                        " added by concurrent snapshot ", s->snapshot_id)));
           }
         }
-      }
+        return Status::OK();
+      }));
     }
+    if (!delete_conflict_predicates_.empty() || !dv_targets.empty()) {
+      FLOE_RETURN_IF_ERROR(ForEachChange(base, *s, ManifestContent::kDeletes, ManifestEntryStatus::kAdded,
+                                         [&](const DataFile& file, const PartitionSpec& spec) -> Status {
+        if (file.is_deletion_vector() && file.referenced_data_file && dv_targets.count(*file.referenced_data_file)) {
+          return ValidationFailure(Status::CommitConflict(
+              StrCat("table ", ops().name(), ": found a concurrently added deletion vector for data file ",
+                     Quote(*file.referenced_data_file), " (snapshot ", s->snapshot_id, ")")));
+        }
+        for (const auto& conflicting : delete_conflict_predicates_) {
+          FLOE_ASSIGN_OR_RETURN(bool conflicts, conflicting(file, spec));
+          if (conflicts) {
+            return ValidationFailure(Status::CommitConflict(
+                StrCat("table ", ops().name(), ": found conflicting delete file ", Quote(file.file_path),
+                       " added by concurrent snapshot ", s->snapshot_id)));
+          }
+        }
+        return Status::OK();
+      }));
+    }
+    const bool removing_op = s->operation == kOperationOverwrite || s->operation == kOperationReplace ||
+                             (required_include_deletes_ && s->operation == kOperationDelete);
+    if (!required.empty() && removing_op) {
+      FLOE_RETURN_IF_ERROR(ForEachChange(base, *s, ManifestContent::kData, ManifestEntryStatus::kDeleted,
+                                         [&](const DataFile& file, const PartitionSpec&) -> Status {
+        if (required.count(file.file_path) == 0) return Status::OK();
+        return ValidationFailure(Status::CommitConflict(
+            StrCat("table ", ops().name(), ": cannot commit, missing data file ", Quote(file.file_path),
+                   " (removed by concurrent snapshot ", s->snapshot_id, ")")));
+      }));
+    }
+  }
+  return Status::OK();
+}
+
+Status MergingSnapshotProducer::ValidateNewDeletesForRemovedFiles(const TableMetadata& base) {
+  std::set<std::string> paths;
+  std::set<std::string> partitions;
+  for (const auto& f : deleted_files_) {
+    if (f.content != DataFileContent::kData) continue;
+    paths.insert(f.file_path);
+    partitions.insert(PartitionKey(f.spec_id, f.partition));
+  }
+  if (paths.empty()) return Status::OK();
+  // Conservatively what a delete index would attach: file-scoped deletes by
+  // their data file, others by partition (everywhere for an unpartitioned spec).
+  for (const Snapshot* s : newer_) {
+    FLOE_RETURN_IF_ERROR(ForEachChange(base, *s, ManifestContent::kDeletes, ManifestEntryStatus::kAdded,
+                                       [&](const DataFile& d, const PartitionSpec& spec) -> Status {
+      const bool applies = d.referenced_data_file.has_value()
+                               ? paths.count(*d.referenced_data_file) > 0
+                               : spec.fields.empty() || partitions.count(PartitionKey(spec.spec_id, d.partition)) > 0;
+      if (!applies) return Status::OK();
+      return ValidationFailure(Status::CommitConflict(
+          StrCat("table ", ops().name(), ": found new delete file ", Quote(d.file_path),
+                 " for data files this operation removes, added by concurrent snapshot ", s->snapshot_id)));
+    }));
   }
   return Status::OK();
 }
@@ -120,9 +234,12 @@ Result<MergingSnapshotProducer::Filtered> MergingSnapshotProducer::FilterManifes
                                                                                    const ManifestFile& manifest,
                                                                                    int64_t snapshot_id,
                                                                                    std::set<std::string>* found) {
-  if (auto it = filtered_cache_.find(manifest.manifest_path); it != filtered_cache_.end()) {
+  // Delete manifests are filtered anew each attempt: which data files an
+  // attempt removes (and so which deletes dangle) may change.
+  const bool cacheable = manifest.content == ManifestContent::kData;
+  if (auto it = filtered_cache_.find(manifest.manifest_path); cacheable && it != filtered_cache_.end()) {
     // Reused across attempts: the manifest's content does not change.
-    for (const auto& file : it->second.deleted) found->insert(file.file_path);
+    for (const auto& file : it->second.deleted) found->insert(DeleteFileKey(file));
     return it->second;
   }
   const PartitionSpec* spec = base.PartitionSpecById(manifest.partition_spec_id);
@@ -133,6 +250,9 @@ Result<MergingSnapshotProducer::Filtered> MergingSnapshotProducer::FilterManifes
   }
   // Skip reading when no rule can match this manifest.
   bool may_match = !deleted_paths_.empty() || (replace_added_partitions_ && manifest.content == ManifestContent::kData);
+  if (manifest.content == ManifestContent::kDeletes && (!deleted_dv_keys_.empty() || !dangling_data_paths_.empty())) {
+    may_match = true;
+  }
   for (const auto& [predicate, manifest_filter] : delete_predicates_) {
     if (manifest.content == ManifestContent::kData && (!manifest_filter || manifest_filter(manifest))) may_match = true;
   }
@@ -149,11 +269,11 @@ Result<MergingSnapshotProducer::Filtered> MergingSnapshotProducer::FilterManifes
     if (removes) {
       removed[i] = true;
       result.deleted.push_back(entries[i].data_file);
-      found->insert(entries[i].data_file.file_path);
+      found->insert(DeleteFileKey(entries[i].data_file));
     }
   }
   if (result.deleted.empty()) {
-    filtered_cache_[manifest.manifest_path] = result;
+    if (cacheable) filtered_cache_[manifest.manifest_path] = result;
     return result;
   }
   const std::string path = NewManifestPath(base);
@@ -169,7 +289,7 @@ Result<MergingSnapshotProducer::Filtered> MergingSnapshotProducer::FilterManifes
     }
   }
   FLOE_ASSIGN_OR_RETURN(result.manifest, writer->Close());
-  filtered_cache_[manifest.manifest_path] = result;
+  if (cacheable) filtered_cache_[manifest.manifest_path] = result;
   return result;
 }
 
@@ -283,24 +403,40 @@ Result<SnapshotChange> MergingSnapshotProducer::Apply(const TableMetadata& base,
   std::vector<ManifestFile> manifests = added_manifests_;
   std::set<std::string> found;
   deleted_files_.clear();
-  for (const auto& manifest : parent_manifests) {
-    // A manifest with only deleted entries recorded its snapshot's deletes;
-    // later snapshots do not list it (as Java's manifest filtering).
-    if (manifest.added_files_count.value_or(1) == 0 && manifest.existing_files_count.value_or(1) == 0) continue;
-    if (!has_removals()) {
-      manifests.push_back(manifest);
-      continue;
+  dangling_data_paths_.clear();
+  // Data manifests first: the data files removed decide which delete files dangle.
+  std::vector<std::optional<ManifestFile>> listed(parent_manifests.size());
+  for (const ManifestContent pass : {ManifestContent::kData, ManifestContent::kDeletes}) {
+    for (size_t i = 0; i < parent_manifests.size(); ++i) {
+      const ManifestFile& manifest = parent_manifests[i];
+      if ((manifest.content == ManifestContent::kData) != (pass == ManifestContent::kData)) continue;
+      // A manifest with only deleted entries recorded its snapshot's deletes;
+      // later snapshots do not list it (as Java's manifest filtering).
+      if (manifest.added_files_count.value_or(1) == 0 && manifest.existing_files_count.value_or(1) == 0) continue;
+      if (!has_removals()) {
+        listed[i] = manifest;
+        continue;
+      }
+      FLOE_ASSIGN_OR_RETURN(Filtered filtered, FilterManifest(base, manifest, snapshot_id, &found));
+      for (auto& file : filtered.deleted) {
+        if (file.content == DataFileContent::kData) dangling_data_paths_.insert(file.file_path);
+        deleted_files_.push_back(std::move(file));
+      }
+      listed[i] = filtered.manifest;
     }
-    FLOE_ASSIGN_OR_RETURN(Filtered filtered, FilterManifest(base, manifest, snapshot_id, &found));
-    for (auto& file : filtered.deleted) deleted_files_.push_back(std::move(file));
-    manifests.push_back(filtered.manifest);
   }
-  for (const auto& path : deleted_paths_) {
-    if (found.count(path) == 0) {
-      return ValidationFailure(Status::CommitConflict(StrCat("table ", ops().name(), ": cannot delete file ",
-                                                             Quote(path), ": it is not a live file of the table")));
+  for (auto& m : listed) {
+    if (m.has_value()) manifests.push_back(std::move(*m));
+  }
+  for (const auto* keys : {&deleted_paths_, &deleted_dv_keys_}) {
+    for (const auto& path : *keys) {
+      if (found.count(path) == 0) {
+        return ValidationFailure(Status::CommitConflict(StrCat("table ", ops().name(), ": cannot delete file ",
+                                                               Quote(path), ": it is not a live file of the table")));
+      }
     }
   }
+  if (base.format_version >= 2) FLOE_RETURN_IF_ERROR(ValidateNewDeletesForRemovedFiles(base));
   if (fail_when_nothing_deleted_ && deleted_files_.empty() && added_files_.empty()) {
     return Status::InvalidArgument(StrCat("table ", ops().name(), ": no data file matches the delete"));
   }
@@ -312,8 +448,10 @@ Result<SnapshotChange> MergingSnapshotProducer::Apply(const TableMetadata& base,
   change.operation = operation_;
   // A delete that had to add files (copy-on-write) is an overwrite; an
   // overwrite that only removed files is a delete.
-  if (operation_ == kOperationOverwrite && added_files_.empty()) change.operation = std::string(kOperationDelete);
-  if (operation_ == kOperationDelete && !added_files_.empty()) change.operation = std::string(kOperationOverwrite);
+  const bool adds_data = std::any_of(added_files_.begin(), added_files_.end(),
+                                     [](const DataFile& f) { return f.content == DataFileContent::kData; });
+  if (operation_ == kOperationOverwrite && !adds_data) change.operation = std::string(kOperationDelete);
+  if (operation_ == kOperationDelete && adds_data) change.operation = std::string(kOperationOverwrite);
   change.manifests = std::move(manifests);
   std::set<std::string> partitions;
   for (const auto& file : added_files_) {

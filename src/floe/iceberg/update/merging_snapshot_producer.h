@@ -15,11 +15,22 @@
 //
 // Validation on every attempt (conflicts since the starting snapshot fail
 // with CommitConflict, not retried): every file named for removal must still
-// be live; and, when a conflict predicate is set (overwrite by filter,
-// replace partitions, rewrite), no data file matching it may have been
-// added since the operation started — Java's serializable isolation. When
+// be live; when a conflict predicate is set (overwrite by filter, replace
+// partitions, rewrite), no data file matching it may have been added since
+// the operation started — Java's serializable isolation; likewise for delete
+// files with a delete-conflict predicate (row delta); no delete file that
+// may apply to a data file this operation removes may have been added (its
+// deletes would be lost with the file); data files that added position
+// deletes reference must not have been removed; and no deletion vector may
+// have been added for a data file this operation adds one for (spec: "at
+// most one deletion vector is allowed per data file in a snapshot"). When
 // that history cannot be read (a snapshot committed since the start was
 // expired meanwhile) validation fails too: a conflict cannot be ruled out.
+// Snapshots of the same transaction (set_own_snapshot_ids) do not count.
+//
+// Removing a data file also removes the live delete files that reference
+// only it (`referenced_data_file`: its deletion vector, file-scoped position
+// deletes): they would dangle.
 //
 // Thread safety: as SnapshotProducer.
 
@@ -27,6 +38,7 @@
 
 #include <functional>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -53,6 +65,9 @@ class MergingSnapshotProducer : public SnapshotProducer {
   // Removes the live file at this path. Validation fails when it is not
   // live on the attempt's base.
   void DeleteFile(const std::string& path);
+  // Removes this live delete file; a deletion vector is named by its Puffin
+  // path and content offset (several DVs share one Puffin file).
+  void DeleteDeleteFile(const DataFile& file);
   // Removes every live data file the predicate accepts.
   void DeleteFilesWhere(FilePredicate predicate, ManifestPredicate manifest_filter = nullptr);
   // Removes every live data file in the partitions of the added data files
@@ -61,6 +76,13 @@ class MergingSnapshotProducer : public SnapshotProducer {
   // Fails validation when a data file that the predicate accepts was added
   // by a snapshot committed after the starting one.
   void ValidateNoConflictingAppends(FilePredicate conflicting);
+  // Fails validation when a delete file that the predicate accepts was
+  // added by a snapshot committed after the starting one.
+  void ValidateNoConflictingDeleteFiles(FilePredicate conflicting);
+  // Fails validation when a snapshot committed after the starting one
+  // removed one of these data files ("overwrite" and "replace" snapshots;
+  // "delete" ones too when `include_deletes`).
+  void ValidateDataFilesExist(std::vector<std::string> paths, bool include_deletes);
   // Rewrite (compaction): the added files carry this data sequence number
   // (the starting snapshot's), so deletes committed meanwhile still apply
   // to their rows.
@@ -80,6 +102,12 @@ class MergingSnapshotProducer : public SnapshotProducer {
   Result<SnapshotChange> Apply(const TableMetadata& base, const Snapshot* parent, int64_t snapshot_id) override;
 
  private:
+  Status ValidateNewDeletesForRemovedFiles(const TableMetadata& base);
+  // Reads the entries of `status` that snapshot `s` wrote into manifests of
+  // `content`, with their spec.
+  Status ForEachChange(const TableMetadata& base, const Snapshot& s, ManifestContent content,
+                       ManifestEntryStatus status,
+                       const std::function<Status(const DataFile&, const PartitionSpec&)>& fn);
   struct Filtered {
     ManifestFile manifest;          // the manifest to list (rewritten or the original)
     std::vector<DataFile> deleted;  // files it removed
@@ -90,16 +118,27 @@ class MergingSnapshotProducer : public SnapshotProducer {
   Result<std::vector<ManifestFile>> MergeManifests(const TableMetadata& base, int64_t snapshot_id,
                                                    std::vector<ManifestFile> manifests);
   bool has_removals() const {
+    return !deleted_paths_.empty() || !deleted_dv_keys_.empty() || !delete_predicates_.empty() ||
+           replace_added_partitions_;
+  }
+  bool removes_data_files() const {
     return !deleted_paths_.empty() || !delete_predicates_.empty() || replace_added_partitions_;
   }
+  bool adds_deletion_vectors() const;
 
   std::string operation_;
   std::vector<DataFile> added_files_;
   std::set<std::string> deleted_paths_;
+  std::set<std::string> deleted_dv_keys_;  // path + "@" + content offset
+  std::set<std::string> dangling_data_paths_;  // data files removed in this attempt (for dangling deletes)
   std::vector<std::pair<FilePredicate, ManifestPredicate>> delete_predicates_;
   bool replace_added_partitions_ = false;
   std::set<std::string> replaced_partition_keys_;  // spec id + partition bytes
   std::vector<FilePredicate> conflict_predicates_;
+  std::vector<FilePredicate> delete_conflict_predicates_;
+  std::vector<std::string> required_data_files_;
+  bool required_include_deletes_ = false;
+  std::vector<const Snapshot*> newer_;  // of the last Validate: committed since the start, not our own
   std::optional<int64_t> data_sequence_number_;
   bool merge_manifests_ = false;
   bool fail_when_nothing_deleted_ = false;
@@ -111,5 +150,7 @@ class MergingSnapshotProducer : public SnapshotProducer {
 
 // A key naming one partition of one spec (spec id + the tuple's bytes).
 std::string PartitionKey(int32_t spec_id, const PartitionValues& partition);
+// The key DeleteDeleteFile removes by: the path, plus the offset for a DV.
+std::string DeleteFileKey(const DataFile& file);
 
 }  // namespace floe::iceberg

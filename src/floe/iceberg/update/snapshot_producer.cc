@@ -189,11 +189,12 @@ Result<std::vector<ManifestFile>> SnapshotProducer::ReadManifests(const Snapshot
   return ReadManifestList(io(), snapshot->manifest_list);
 }
 
-Result<TableState> SnapshotProducer::AttemptCommit(const TableState& base_state, int attempt) {
-  const TableMetadata& base = *base_state.metadata;
+Result<TableMetadata> SnapshotProducer::Stage(const TableMetadata& base, int attempt) {
   const Snapshot* parent = base.SnapshotByRef(branch_);
   std::optional<int64_t> starting_snapshot_id;
-  if (starting_.has_value() && starting_->metadata != nullptr) {
+  if (validate_from_set_) {
+    starting_snapshot_id = validate_from_;
+  } else if (starting_.has_value() && starting_->metadata != nullptr) {
     if (const Snapshot* s = starting_->metadata->SnapshotByRef(branch_)) starting_snapshot_id = s->snapshot_id;
   } else if (parent != nullptr) {
     starting_snapshot_id = parent->snapshot_id;
@@ -250,16 +251,33 @@ Result<TableState> SnapshotProducer::AttemptCommit(const TableState& base_state,
       AssertRefSnapshotId{branch_, parent ? std::optional<int64_t>(parent->snapshot_id) : std::nullopt});
   std::vector<TableUpdate> updates = {AddSnapshot{snapshot}, SetSnapshotRef{branch_, ref}};
   FLOE_ASSIGN_OR_RETURN(TableMetadata updated, ApplyTableChanges(&base, requirements, updates));
+  staged_manifests_ = std::move(change.manifests);
+  return updated;
+}
 
-  FLOE_ASSIGN_OR_RETURN(TableState committed, ops().Commit(base_state, updated));
+void SnapshotProducer::Committed(const std::string& metadata_location) {
   // Manifests of earlier attempts that this snapshot does not list are orphans.
-  DeleteUnusedManifests(change.manifests);
-  std::vector<std::string> stale_lists(written_lists_.begin(), written_lists_.end() - 1);
-  if (!stale_lists.empty()) (void)io().DeleteMany(stale_lists);
+  DeleteUnusedManifests(staged_manifests_);
+  if (written_lists_.size() > 1) {
+    std::vector<std::string> stale_lists(written_lists_.begin(), written_lists_.end() - 1);
+    (void)io().DeleteMany(stale_lists);
+  }
   written_lists_.clear();
   written_manifests_.clear();
-  report_.snapshot_id = snapshot_id;
-  report_.metadata_location = committed.metadata_location;
+  report_.snapshot_id = snapshot_id_.value_or(0);
+  report_.metadata_location = metadata_location;
+}
+
+void SnapshotProducer::Abort() {
+  if (!written_lists_.empty()) (void)io().DeleteMany(written_lists_);
+  written_lists_.clear();
+  DeleteUnusedManifests({});
+}
+
+Result<TableState> SnapshotProducer::AttemptCommit(const TableState& base_state, int attempt) {
+  FLOE_ASSIGN_OR_RETURN(TableMetadata updated, Stage(*base_state.metadata, attempt));
+  FLOE_ASSIGN_OR_RETURN(TableState committed, ops().Commit(base_state, updated));
+  Committed(committed.metadata_location);
   return committed;
 }
 

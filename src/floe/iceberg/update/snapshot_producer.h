@@ -28,6 +28,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -80,12 +81,34 @@ class SnapshotProducer {
   // Commit() is called. Conflict validation looks at snapshots committed
   // after it.
   void set_starting_state(TableState state) { starting_ = std::move(state); }
+  // Validates from this snapshot of the branch instead (Java's
+  // validateFromSnapshot); it must be an ancestor of the branch head.
+  // nullopt: validate the whole history of the branch.
+  void set_validate_from_snapshot(std::optional<int64_t> snapshot_id) {
+    validate_from_set_ = true;
+    validate_from_ = snapshot_id;
+  }
+  // Snapshots whose changes are this commit's own (earlier operations of the
+  // same transaction): validation does not count them as concurrent.
+  void set_own_snapshot_ids(std::set<int64_t> ids) { own_snapshot_ids_ = std::move(ids); }
 
   // Runs the commit loop. Returns the new state; the errors described
   // above (CommitConflict once retries are exhausted or when validation
   // fails, CommitStateUnknown, the operation's and FileIO's errors).
   Result<TableState> Commit();
   const CommitReport& report() const { return report_; }
+
+  // The pieces of Commit() for a caller that swaps the pointer itself (a
+  // Transaction). Stage validates on `base`, applies, writes a manifest
+  // list and returns `base` with the snapshot added and the branch moved;
+  // nothing is committed. Errors as Commit's (a validation failure is
+  // CommitConflict). Committed() cleans up what earlier stages wrote and the
+  // last one does not use; Abort() deletes everything this producer wrote.
+  Result<TableMetadata> Stage(const TableMetadata& base, int attempt);
+  void Committed(const std::string& metadata_location);
+  void Abort();
+  // The snapshot id this producer commits (fixed once staged).
+  std::optional<int64_t> snapshot_id() const { return snapshot_id_; }
 
  protected:
   // Checks the operation still holds on `base` (whose branch head is
@@ -123,6 +146,8 @@ class SnapshotProducer {
   // The manifests of `snapshot` (empty for null).
   Result<std::vector<ManifestFile>> ReadManifests(const Snapshot* snapshot);
   ManifestWriteOptions manifest_options(const TableMetadata& base) const;
+  // Whether `snapshot_id` is this commit's own (see set_own_snapshot_ids).
+  bool IsOwnSnapshot(int64_t snapshot_id) const { return own_snapshot_ids_.count(snapshot_id) > 0; }
 
  private:
   Result<TableState> AttemptCommit(const TableState& base, int attempt);
@@ -132,6 +157,10 @@ class SnapshotProducer {
   std::string branch_{"main"};
   std::map<std::string, std::string> extra_summary_;
   std::optional<TableState> starting_;
+  bool validate_from_set_ = false;
+  std::optional<int64_t> validate_from_;
+  std::set<int64_t> own_snapshot_ids_;
+  std::vector<ManifestFile> staged_manifests_;  // the last stage's manifest list
   std::string commit_uuid_;
   std::optional<int64_t> snapshot_id_;  // fixed across attempts: manifests written once stay valid
   int manifest_count_ = 0;
