@@ -97,7 +97,7 @@ Result<std::vector<iceberg::TableState>> SqlCatalog::CommitTransaction(const std
       return lease.status();
     }
     auto& db = *lease;
-    auto txn = sqlite::Transaction::Begin(*db);
+    auto txn = SqlTransaction::Begin(*db, SqlLock::kRows);
     if (!txn.ok()) {
       remove_written();
       return txn.status();
@@ -105,26 +105,16 @@ Result<std::vector<iceberg::TableState>> SqlCatalog::CommitTransaction(const std
     for (const PreparedCommit& p : prepared) {
       if (!p.changed) continue;
       const TableIdentifier& ident = p.commit->ident;
-      auto update = db->Prepare(
+      auto changed = db->Execute(
           StrCat("UPDATE iceberg_tables SET metadata_location = ?, previous_metadata_location = ? WHERE "
                  "catalog_name = ? AND table_namespace = ? AND table_name = ? AND metadata_location = ?",
-                 TableRowFilter()));
-      if (!update.ok()) {
-        remove_written();
-        return update.status();
-      }
-      update->Bind(p.location)
-          .Bind(p.base.metadata_location)
-          .Bind(name())
-          .Bind(ident.ns.ToString())
-          .Bind(ident.name)
-          .Bind(p.base.metadata_location);
-      Status ran = update->Run();
-      if (!ran.ok()) {
+                 TableRowFilter()),
+          {p.location, p.base.metadata_location, name(), ident.ns.ToString(), ident.name, p.base.metadata_location});
+      if (!changed.ok()) {
         remove_written();  // before COMMIT nothing is durable; the destructor rolls back
-        return ran;
+        return changed.status();
       }
-      if (db->changes() == 0) {
+      if (*changed == 0) {
         remove_written();
         return Status::CommitConflict(
             StrCat("transaction: table ", ident.ToString(), " was changed by another commit; nothing was committed"));
