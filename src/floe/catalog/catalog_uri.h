@@ -4,7 +4,16 @@
 //                          folder when missing); also jdbc:sqlite:<path>, and
 //                          SQLAlchemy's sqlite:///<relative> and
 //                          sqlite:////<absolute> as PyIceberg users write them
-//   postgresql://..., http(s)://...   Unsupported for now
+//   http(s)://host:port[/path][?warehouse=W&prefix=P&scope=S&oauth2-server-uri=U]
+//                          an Iceberg REST catalog (rest_catalog.h): <path>
+//                          is the service root before /v1; the query's
+//                          warehouse goes to GET /v1/config, other keys are
+//                          client properties. Credentials come from the
+//                          environment only: FLOE_REST_CREDENTIAL
+//                          (client_id:secret, OAuth2 client credentials) or
+//                          FLOE_REST_TOKEN (a bearer token); a URI carrying
+//                          credential= or token= is InvalidArgument.
+//   postgresql://...       Unsupported for now
 //
 // Thread safety: OpenCatalog may be called from any thread; the catalog it
 // returns is thread-safe.
@@ -28,7 +37,7 @@ std::string CatalogUriScheme(std::string_view uri);
 // relative local path is made absolute, so metadata never holds relative
 // locations) and files read and written through `io`.
 //   Unsupported "catalog scheme postgresql is not supported yet" for schemes
-//     floe knows but does not serve yet (postgresql, http, https);
+//     floe knows but does not serve yet (postgresql);
 //   InvalidArgument for an unknown scheme or an empty path or warehouse;
 //   the catalog's own errors (SqlCatalog::Open).
 Result<std::shared_ptr<Catalog>> OpenCatalog(std::string_view uri, std::string_view warehouse,
