@@ -72,4 +72,9 @@ std::string TableNotFoundMessage(const TableIdentifier& ident) {
   return StrCat("table ", ident.ToString(), " does not exist");
 }
 
+Result<std::vector<iceberg::TableState>> Catalog::CommitTransaction(const std::vector<TableCommit>& commits) {
+  (void)commits;
+  return Status::Unsupported(StrCat("catalog ", name(), " cannot commit several tables atomically"));
+}
+
 }  // namespace floe::catalog

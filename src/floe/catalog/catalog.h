@@ -92,6 +92,13 @@ struct NamespacePropertiesUpdate {
   std::vector<std::string> missing;  // keys asked to be removed that did not exist
 };
 
+// One table's part of a multi-table commit (the REST CommitTransactionRequest).
+struct TableCommit {
+  TableIdentifier ident;
+  std::vector<iceberg::TableRequirement> requirements;
+  std::vector<iceberg::TableUpdate> updates;
+};
+
 class Catalog {
  public:
   virtual ~Catalog() = default;
@@ -180,6 +187,16 @@ class Catalog {
   virtual Result<iceberg::TableState> CommitTable(const TableIdentifier& ident,
                                                   const std::vector<iceberg::TableRequirement>& requirements,
                                                   const std::vector<iceberg::TableUpdate>& updates) = 0;
+
+  // The REST transactions/commit: CommitTable for every entry of `commits`,
+  // atomically — every table moves to its new metadata, or none does.
+  // Returns the new states in the order given. Errors as CommitTable, for the
+  // whole transaction (CommitConflict when any requirement fails or any
+  // table changed meanwhile; nothing changed then); InvalidArgument when a
+  // table appears twice or an entry asserts create (tables are created one
+  // by one). The default: Unsupported, for catalogs that cannot swap several
+  // pointers in one step.
+  virtual Result<std::vector<iceberg::TableState>> CommitTransaction(const std::vector<TableCommit>& commits);
 
   // The TableOperations of one table, for the Iceberg kernel's operations
   // (append, evolve...). Never fails itself: a missing table or a malformed

@@ -78,6 +78,9 @@ class SqlCatalog final : public Catalog, public MetadataPointerStore, public std
   Result<iceberg::TableState> CommitTable(const TableIdentifier& ident,
                                           const std::vector<iceberg::TableRequirement>& requirements,
                                           const std::vector<iceberg::TableUpdate>& updates) override;
+  // Writes every table's new metadata file, then swaps all pointers in one
+  // SQL transaction (sql_catalog_transaction.cc).
+  Result<std::vector<iceberg::TableState>> CommitTransaction(const std::vector<TableCommit>& commits) override;
   std::shared_ptr<iceberg::TableOperations> NewTableOps(const TableIdentifier& ident) override;
 
   // MetadataPointerStore (contracts in catalog_table_operations.h).

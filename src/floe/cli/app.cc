@@ -64,6 +64,7 @@ int Main(int argc, char** argv) {
   AddTableCommands(app, commands);
   AddTableReadCommands(app, commands);
   AddDemoCommand(app, commands);
+  AddServeCommand(app, commands);
 
   try {
     app.parse(argc, argv);

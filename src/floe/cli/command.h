@@ -91,5 +91,6 @@ void AddNamespaceCommands(CLI::App& app, CommandSet& commands);
 void AddTableCommands(CLI::App& app, CommandSet& commands);
 // Adds scan and the metadata tables under `table` (AddTableCommands first).
 void AddTableReadCommands(CLI::App& app, CommandSet& commands);
+void AddServeCommand(CLI::App& app, CommandSet& commands);
 
 }  // namespace floe::cli

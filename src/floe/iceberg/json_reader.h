@@ -1,6 +1,7 @@
 // JsonObjectReader: typed, path-aware access to one JSON object of a
 // metadata document parsed by simdjson (DOM API), for the iceberg JSON
-// parsers. Internal to iceberg/.
+// parsers and the REST catalog's messages (catalog/rest/, server/), which
+// share its error wording. Not part of the public API.
 //
 // Every error is Corrupt and names the field by its path from the document
 // root: "field 'schemas[1].fields[0].type' is missing", "field

@@ -42,7 +42,9 @@ Result<Namespace> ReadNamespace(element e, const std::string& path) {
   }
   Namespace ns;
   size_t i = 0;
-  for (element level : e.get_array().value_unsafe()) {
+  // A named array: value_unsafe() returns into the result it is called on.
+  const simdjson::dom::array levels = e.get_array().value_unsafe();
+  for (element level : levels) {
     FLOE_ASSIGN_OR_RETURN(std::string s, iceberg::internal::JsonString(level, Indexed(path, i)));
     ns.levels.push_back(std::move(s));
     ++i;

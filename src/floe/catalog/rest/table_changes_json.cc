@@ -166,7 +166,8 @@ Result<ib::TableRequirement> ReadRequirement(element e, const std::string& path)
   if (type == "assert-ref-snapshot-id") {
     FLOE_ASSIGN_OR_RETURN(std::string ref, obj.String("ref"));
     // spec: "snapshot-id" is required but may be null (the ref must not exist).
-    if (!obj.Has("snapshot-id")) return obj.Missing("snapshot-id");
+    // (Has() reads null as absent, so ask the object itself.)
+    if (obj.object().at_key("snapshot-id").error() != simdjson::SUCCESS) return obj.Missing("snapshot-id");
     FLOE_ASSIGN_OR_RETURN(auto id, obj.OptionalSnapshotId("snapshot-id"));
     return ib::TableRequirement{ib::AssertRefSnapshotId{std::move(ref), id}};
   }

@@ -1,0 +1,251 @@
+#include "floe/server/auth.h"
+
+#include <openssl/crypto.h>
+#include <openssl/evp.h>
+#include <openssl/hmac.h>
+#include <openssl/rand.h>
+#include <simdjson.h>
+
+#include <algorithm>
+
+#include "floe/base/json_writer.h"
+#include "floe/base/strings.h"
+
+namespace floe::server {
+
+namespace {
+
+constexpr std::string_view kTokenPrefix = "floe1.";
+constexpr std::string_view kAdminScope = "catalog:admin";
+
+std::string HmacSha256(const std::string& key, std::string_view data) {
+  unsigned char out[EVP_MAX_MD_SIZE];
+  unsigned int len = 0;
+  HMAC(EVP_sha256(), key.data(), static_cast<int>(key.size()), reinterpret_cast<const unsigned char*>(data.data()),
+       data.size(), out, &len);
+  return std::string(reinterpret_cast<const char*>(out), len);
+}
+
+bool ConstantTimeEquals(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  if (a.empty()) return true;
+  return CRYPTO_memcmp(a.data(), b.data(), a.size()) == 0;
+}
+
+// Whether namespace `ns` is `scope_ns` or nested below it.
+bool Within(const catalog::Namespace& ns, std::string_view scope_ns) {
+  if (scope_ns == "*") return true;
+  auto parsed = catalog::Namespace::Parse(scope_ns);
+  if (!parsed.ok() || parsed->levels.size() > ns.levels.size()) return false;
+  return std::equal(parsed->levels.begin(), parsed->levels.end(), ns.levels.begin());
+}
+
+std::vector<std::string> SplitScopes(std::string_view text) {
+  std::vector<std::string> out;
+  for (std::string_view part : Split(text, ' ')) {
+    if (!part.empty()) out.emplace_back(part);
+  }
+  return out;
+}
+
+std::string JoinScopes(const std::vector<std::string>& scopes) {
+  std::string out;
+  for (const auto& s : scopes) {
+    if (!out.empty()) out += ' ';
+    out += s;
+  }
+  return out;
+}
+
+}  // namespace
+
+Status ValidateScope(std::string_view scope) {
+  if (scope == kAdminScope) return Status::OK();
+  for (std::string_view prefix : {"rw:", "ro:"}) {
+    if (StartsWith(scope, prefix)) {
+      std::string_view ns = scope.substr(prefix.size());
+      if (ns == "*") return Status::OK();
+      auto parsed = catalog::Namespace::Parse(ns);
+      if (parsed.ok() && !parsed->empty()) return Status::OK();
+      return Status::InvalidArgument(StrCat("scope ", Quote(scope), ": ", Quote(ns), " is not a namespace"));
+    }
+  }
+  return Status::InvalidArgument(StrCat("scope ", Quote(scope), " is not catalog:admin, rw:<namespace> or ro:<namespace>"));
+}
+
+bool IsExpiredTokenError(const Status& status) {
+  return status.IsPermissionDenied() && StartsWith(status.message(), "token expired");
+}
+
+bool Principal::is_admin() const { return std::find(scopes.begin(), scopes.end(), kAdminScope) != scopes.end(); }
+
+bool Principal::Allows(Access access, const catalog::Namespace& ns) const {
+  if (is_admin()) return true;
+  if (ns.empty()) return access == Access::kRead;
+  for (const std::string& scope : scopes) {
+    if (StartsWith(scope, "rw:") && Within(ns, std::string_view(scope).substr(3))) return true;
+    if (access == Access::kRead && StartsWith(scope, "ro:") && Within(ns, std::string_view(scope).substr(3))) {
+      return true;
+    }
+  }
+  return false;
+}
+
+Result<TokenAuthority> TokenAuthority::Make(std::vector<ClientCredentials> clients, std::string signing_key,
+                                            int64_t token_lifetime_s) {
+  for (const auto& c : clients) {
+    if (c.client_id.empty() || c.client_secret.empty()) {
+      return Status::InvalidArgument(StrCat("client ", Quote(c.client_id), ": id and secret must be non-empty"));
+    }
+    for (const auto& scope : c.scopes) {
+      FLOE_RETURN_IF_ERROR(ValidateScope(scope).WithContext(StrCat("client ", Quote(c.client_id))));
+    }
+  }
+  if (token_lifetime_s <= 0) {
+    return Status::InvalidArgument(StrCat("token lifetime ", token_lifetime_s, "s: expected a positive number"));
+  }
+  if (signing_key.empty()) {
+    signing_key.resize(32);
+    if (RAND_bytes(reinterpret_cast<unsigned char*>(signing_key.data()), 32) != 1) {
+      return Status::Internal("OpenSSL RAND_bytes failed to make a token signing key");
+    }
+  }
+  return TokenAuthority(std::move(clients), std::move(signing_key), token_lifetime_s);
+}
+
+std::string TokenAuthority::Sign(const std::string& subject, const std::vector<std::string>& scopes,
+                                 int64_t issued_at_s, int64_t expires_at_s) const {
+  JsonWriter w;
+  w.BeginObject();
+  w.Member("sub", subject);
+  w.Member("iat", issued_at_s);
+  w.Member("exp", expires_at_s);
+  w.Member("scope", JoinScopes(scopes));
+  w.EndObject();
+  const std::string body = StrCat(kTokenPrefix, Base64UrlEncode(w.Take()));
+  return StrCat(body, ".", Base64UrlEncode(HmacSha256(key_, body)));
+}
+
+Result<Principal> TokenAuthority::Verify(std::string_view token, int64_t now_s) const {
+  const Status malformed = Status::PermissionDenied("token is malformed");
+  if (!StartsWith(token, kTokenPrefix)) return malformed;
+  const size_t dot = token.rfind('.');
+  if (dot == std::string_view::npos || dot < kTokenPrefix.size()) return malformed;
+  const std::string_view body = token.substr(0, dot);
+  auto signature = Base64UrlDecode(token.substr(dot + 1));
+  if (!signature.ok()) return malformed;
+  if (!ConstantTimeEquals(*signature, HmacSha256(key_, body))) {
+    return Status::PermissionDenied("token signature does not match");
+  }
+  auto payload = Base64UrlDecode(body.substr(kTokenPrefix.size()));
+  if (!payload.ok()) return malformed;
+  simdjson::dom::parser parser;
+  simdjson::dom::element root;
+  if (parser.parse(payload->data(), payload->size()).get(root) != simdjson::SUCCESS) return malformed;
+  std::string_view sub, scope;
+  int64_t exp = 0;
+  if (root["sub"].get(sub) != simdjson::SUCCESS || root["exp"].get(exp) != simdjson::SUCCESS ||
+      root["scope"].get(scope) != simdjson::SUCCESS) {
+    return malformed;
+  }
+  if (exp <= now_s) return Status::PermissionDenied(StrCat("token expired ", now_s - exp, "s ago"));
+  return Principal{std::string(sub), SplitScopes(scope), exp};
+}
+
+std::variant<IssuedToken, TokenRefusal> TokenAuthority::Issue(const std::map<std::string, std::string>& form,
+                                                              std::string_view basic_auth, int64_t now_s) const {
+  auto field = [&](const char* key) -> std::string {
+    auto it = form.find(key);
+    return it == form.end() ? std::string() : it->second;
+  };
+  const std::string grant = field("grant_type");
+  if (grant.empty()) return TokenRefusal{"invalid_request", "grant_type is missing", 400};
+  if (grant != "client_credentials") {
+    return TokenRefusal{"unsupported_grant_type", StrCat("grant_type ", Quote(grant), " is not supported"), 400};
+  }
+  std::string id = field("client_id");
+  std::string secret = field("client_secret");
+  if (id.empty() && StartsWith(basic_auth, "Basic ")) {
+    auto decoded = Base64UrlDecode(basic_auth.substr(6));
+    if (decoded.ok()) {
+      const size_t colon = decoded->find(':');
+      if (colon != std::string::npos) {
+        id = decoded->substr(0, colon);
+        secret = decoded->substr(colon + 1);
+      }
+    }
+  }
+  if (id.empty() || secret.empty()) return TokenRefusal{"invalid_request", "client_id and client_secret are required", 400};
+  const ClientCredentials* client = nullptr;
+  for (const auto& c : clients_) {
+    // Every client is compared, so the time taken does not tell which ids exist.
+    const bool match = ConstantTimeEquals(c.client_id, id) & ConstantTimeEquals(c.client_secret, secret);
+    if (match) client = &c;
+  }
+  if (client == nullptr) return TokenRefusal{"invalid_client", "unknown client or wrong secret", 401};
+  std::vector<std::string> granted;
+  const std::vector<std::string> requested = SplitScopes(field("scope"));
+  for (const std::string& s : requested) {
+    if (s == "catalog") continue;  // the clients' default: everything allowed
+    if (std::find(client->scopes.begin(), client->scopes.end(), s) == client->scopes.end()) {
+      return TokenRefusal{"invalid_scope", StrCat("scope ", Quote(s), " is not granted to this client"), 400};
+    }
+    granted.push_back(s);
+  }
+  if (granted.empty()) granted = client->scopes;
+  const int64_t exp = now_s + token_lifetime_s_;
+  return IssuedToken{Sign(client->client_id, granted, now_s, exp), token_lifetime_s_, JoinScopes(granted)};
+}
+
+std::string Base64UrlEncode(std::string_view bytes) {
+  static constexpr char kAlphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+  std::string out;
+  out.reserve((bytes.size() + 2) / 3 * 4);
+  size_t i = 0;
+  auto byte = [&](size_t k) { return static_cast<uint32_t>(static_cast<unsigned char>(bytes[k])); };
+  for (; i + 2 < bytes.size(); i += 3) {
+    const uint32_t v = byte(i) << 16 | byte(i + 1) << 8 | byte(i + 2);
+    out += kAlphabet[v >> 18 & 63];
+    out += kAlphabet[v >> 12 & 63];
+    out += kAlphabet[v >> 6 & 63];
+    out += kAlphabet[v & 63];
+  }
+  if (i + 1 == bytes.size()) {
+    const uint32_t v = byte(i) << 16;
+    out += kAlphabet[v >> 18 & 63];
+    out += kAlphabet[v >> 12 & 63];
+  } else if (i + 2 == bytes.size()) {
+    const uint32_t v = byte(i) << 16 | byte(i + 1) << 8;
+    out += kAlphabet[v >> 18 & 63];
+    out += kAlphabet[v >> 12 & 63];
+    out += kAlphabet[v >> 6 & 63];
+  }
+  return out;
+}
+
+Result<std::string> Base64UrlDecode(std::string_view text) {
+  // Standard base64 ('+', '/', '=' padding) is accepted too: HTTP Basic
+  // credentials use it.
+  std::string out;
+  uint32_t acc = 0;
+  int bits = 0;
+  for (char c : text) {
+    int v;
+    if (c >= 'A' && c <= 'Z') v = c - 'A';
+    else if (c >= 'a' && c <= 'z') v = c - 'a' + 26;
+    else if (c >= '0' && c <= '9') v = c - '0' + 52;
+    else if (c == '-' || c == '+') v = 62;
+    else if (c == '_' || c == '/') v = 63;
+    else if (c == '=') break;
+    else return Status::InvalidArgument("base64 text has a character outside the alphabet");
+    acc = (acc << 6) | static_cast<uint32_t>(v);
+    bits += 6;
+    if (bits >= 8) {
+      bits -= 8;
+      out.push_back(static_cast<char>((acc >> bits) & 0xFF));
+    }
+  }
+  return out;
+}
+
+}  // namespace floe::server

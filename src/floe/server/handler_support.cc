@@ -1,0 +1,110 @@
+// The helpers every handler file uses (handlers.h).
+
+#include <algorithm>
+#include <chrono>
+#include <limits>
+
+#include "floe/base/strings.h"
+#include "floe/server/handlers.h"
+
+namespace floe::server {
+
+using catalog::rest::ErrorForStatus;
+using catalog::rest::ErrorModel;
+using catalog::rest::ErrorResponseToJson;
+
+RestResponse JsonResponse(int status, std::string body) {
+  RestResponse r;
+  r.status = status;
+  r.body = std::move(body);
+  return r;
+}
+
+RestResponse NoContent() {
+  RestResponse r;
+  r.status = 204;
+  r.content_type.clear();
+  return r;
+}
+
+RestResponse ErrorResponse(const Status& status) {
+  ErrorModel e = ErrorForStatus(status);
+  return JsonResponse(e.code, ErrorResponseToJson(e));
+}
+
+RestResponse ErrorResponse(int code, std::string type, std::string message) {
+  return JsonResponse(code, ErrorResponseToJson(ErrorModel{std::move(message), std::move(type), code, {}}));
+}
+
+RestResponse CommitErrorResponse(const Status& status) {
+  if (status.IsIOError() || status.IsInternal() || status.IsCorrupt() || status.IsCancelled()) {
+    return ErrorResponse(503, "ServiceUnavailableException",
+                         StrCat(status.message(), " (nothing was committed; the commit may be retried)"));
+  }
+  return ErrorResponse(status);
+}
+
+Status Authorize(const RestRequest& request, Principal::Access access, const catalog::Namespace& ns) {
+  if (request.principal.Allows(access, ns)) return Status::OK();
+  return Status::PermissionDenied(StrCat(request.principal.subject, " may not ",
+                                         access == Principal::Access::kRead ? "read" : "write", " namespace ",
+                                         ns.empty() ? std::string("(root)") : ns.ToString()));
+}
+
+namespace {
+
+std::string Hex(std::string_view bytes) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string out;
+  for (unsigned char c : bytes) {
+    out += kHex[c >> 4];
+    out += kHex[c & 0xF];
+  }
+  return out;
+}
+
+Result<std::string> Unhex(std::string_view text) {
+  auto value = [](char c) -> int {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    return -1;
+  };
+  if (text.size() % 2 != 0) return Status::InvalidArgument(StrCat("pageToken ", Quote(text), " is not a floe page token"));
+  std::string out;
+  for (size_t i = 0; i < text.size(); i += 2) {
+    const int h = value(text[i]), l = value(text[i + 1]);
+    if (h < 0 || l < 0) return Status::InvalidArgument(StrCat("pageToken ", Quote(text), " is not a floe page token"));
+    out.push_back(static_cast<char>(h * 16 + l));
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string PageTokenFor(const std::string& last_key) { return Hex(last_key); }
+
+Result<Page> PageOf(const ServerState& state, const RestRequest& request) {
+  Page page;
+  auto token = request.query.find("pageToken");
+  if (token == request.query.end()) return page;
+  page.paginated = true;
+  FLOE_ASSIGN_OR_RETURN(page.after, Unhex(token->second));
+  page.size = state.options.max_page_size;
+  if (auto size = request.query.find("pageSize"); size != request.query.end()) {
+    size_t n = 0;
+    bool ok = !size->second.empty() && size->second.size() < 10;
+    for (char c : size->second) ok = ok && c >= '0' && c <= '9';
+    if (ok) n = std::stoul(size->second);
+    if (!ok || n == 0) {
+      return Status::InvalidArgument(StrCat("pageSize ", Quote(size->second), ": expected a positive integer"));
+    }
+    page.size = std::min(n, state.options.max_page_size);
+  }
+  return page;
+}
+
+int64_t NowSeconds() {
+  return std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch()).count();
+}
+
+}  // namespace floe::server
