@@ -357,6 +357,41 @@ Result<iceberg::TableState> RestCatalog::CommitTable(const TableIdentifier& iden
   return StateOf(std::move(result->metadata_location), std::move(result->metadata));
 }
 
+Result<std::vector<iceberg::TableState>> RestCatalog::CommitTransaction(const std::vector<TableCommit>& commits) {
+  rest::CommitTransactionRequest transaction;
+  for (const TableCommit& commit : commits) {
+    FLOE_RETURN_IF_ERROR(commit.ident.Validate());
+    transaction.table_changes.push_back(rest::CommitTableRequest{commit.ident, commit.requirements, commit.updates});
+  }
+  RestRequest request;
+  request.method = "POST";
+  request.path = Path("transactions/commit");
+  request.body = rest::ToJson(transaction);
+  TransportFailure failure = TransportFailure::kNone;
+  auto response = http_->Send(request, &failure);
+  if (!response.ok()) {
+    if (failure == TransportFailure::kOutcomeUnknown) {
+      return Status::CommitStateUnknown(StrCat("transaction: ", response.status().message()));
+    }
+    return response.status();
+  }
+  if (response->status == 500 || response->status == 502 || response->status == 504) {
+    return Status::CommitStateUnknown(StrCat("transaction: commit state unknown (HTTP ", response->status, ")"));
+  }
+  if (!Ok2xx(*response)) {
+    Status status = ErrorStatus(request, *response, nullptr, nullptr);
+    if (response->status == 409) return Status::CommitConflict(status.message());
+    return status;
+  }
+  // spec: 204, no body; the new states are read back.
+  std::vector<iceberg::TableState> states;
+  for (const TableCommit& commit : commits) {
+    FLOE_ASSIGN_OR_RETURN(iceberg::TableState state, LoadTable(commit.ident));
+    states.push_back(std::move(state));
+  }
+  return states;
+}
+
 std::shared_ptr<iceberg::TableOperations> RestCatalog::NewTableOps(const TableIdentifier& ident) {
   return std::make_shared<RestTableOperations>(shared_from_this(), ident);
 }

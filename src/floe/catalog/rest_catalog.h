@@ -17,6 +17,8 @@
 //   RenameTable              POST   /v1/{prefix}/tables/rename
 //   RegisterTable            POST   /v1/{prefix}/namespaces/{ns}/register
 //   CommitTable              POST   /v1/{prefix}/namespaces/{ns}/tables/{t}
+//   CommitTransaction        POST   /v1/{prefix}/transactions/commit
+//                                   (then a LoadTable per table: the answer is 204)
 // with namespaces as levels joined by 0x1F (%1F). Open() first fetches
 // GET /v1/config?warehouse=: the catalog's properties are the server's
 // defaults, then the client's, then the server's overrides; "prefix" among
@@ -111,6 +113,7 @@ class RestCatalog final : public Catalog, public std::enable_shared_from_this<Re
   Result<iceberg::TableState> CommitTable(const TableIdentifier& ident,
                                           const std::vector<iceberg::TableRequirement>& requirements,
                                           const std::vector<iceberg::TableUpdate>& updates) override;
+  Result<std::vector<iceberg::TableState>> CommitTransaction(const std::vector<TableCommit>& commits) override;
   std::shared_ptr<iceberg::TableOperations> NewTableOps(const TableIdentifier& ident) override;
 
   const RestCatalogOptions& options() const { return options_; }
