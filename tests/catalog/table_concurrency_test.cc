@@ -1,194 +1,19 @@
 // Racing writers on one table through one catalog.db — threads sharing a
-// SqlCatalog, and separate processes each with their own: appenders (half
-// their rows in region "hot", half in a region of their own) race with two
-// overwriters. One overwriter only touches region "cold", which nobody
-// else writes, so every one of its overwrites must land however often it
-// loses the race; the other overwrites "hot" rows and rows with v < 3, which
-// the appends keep adding, so its overwrites may fail, but only with
-// CommitConflict.
-//
-// Afterwards: every append landed exactly once; the branch's snapshots are
-// exactly the operations that reported success; and replaying those
-// operations in snapshot-log order on an in-memory model gives the table's
-// rows — at the head and at sampled snapshots by time travel.
+// SqlCatalog, and separate processes each with their own — in the scenario
+// of table_race_util.h, checked against its serial model.
 
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <cstdio>
-#include <cstdlib>
-#include <sstream>
-#include <string_view>
 #include <thread>
 
-#include "catalog/table_test_util.h"
+#include "catalog/table_race_util.h"
 
 namespace floe::catalog {
 namespace {
 
 using namespace testing;  // NOLINT: the test helpers
-
-// 8 appenders × 50 appends and 2 overwriters × 12. Under ASan every commit
-// costs several times more: 4 × 25 and 2 × 6, still racing, unless
-// FLOE_TEST_FULL_RACE=1 asks for the full run.
-struct Scale {
-  int appenders;
-  int appends_each;
-  int overwrites_each;
-};
-
-const Scale& RaceScale() {
-  static const Scale scale = [] {
-#if defined(__SANITIZE_ADDRESS__)
-    const char* full = std::getenv("FLOE_TEST_FULL_RACE");
-    if (full == nullptr || std::string_view(full) != "1") return Scale{4, 25, 6};
-#endif
-    return Scale{8, 50, 12};
-  }();
-  return scale;
-}
-
-int ColdWriter() { return RaceScale().appenders; }     // the overwriter of "cold"
-int HotWriter() { return RaceScale().appenders + 1; }  // the overwriter of "hot"
-
-const Properties kRaceProperties = {{"commit.retry.num-retries", "1000"}, {"commit.manifest.min-count-to-merge", "8"}};
-
-// The operation a writer performs as its `i`th step: deterministic, so a
-// process reports only (writer, step, snapshot id) and the parent knows
-// what landed.
-struct Step {
-  enum Kind { kAppend, kOverwrite, kDelete } kind = kAppend;
-  RowFilter filter;
-  Rows rows;
-};
-
-Step StepOf(int writer, int i) {
-  Step step;
-  const int64_t id0 = int64_t{writer} * 100'000 + i * 10;
-  if (writer < RaceScale().appenders) {
-    // Ids make v = id % 100 run through 0..99, so some rows have v < 3.
-    step.rows = {Row{id0, "hot", (i * 10) % 100}, Row{id0 + 1, StrCat("r", writer), (i * 10 + 1) % 100}};
-    return step;
-  }
-  if (writer == ColdWriter()) {
-    if (i % 2 == 0) {
-      step.kind = Step::kOverwrite;
-      step.filter = RowFilter{"region = 'cold'", [](const Row& r) { return r.region == "cold"; }};
-      step.rows = {Row{id0, "cold", 10 + i}, Row{id0 + 1, "cold", 60 + i}};
-    } else {
-      step.kind = Step::kDelete;  // copy-on-write: keeps the v >= 50 row
-      step.filter =
-          RowFilter{"region = 'cold' and v < 50", [](const Row& r) { return r.region == "cold" && r.v < 50; }};
-    }
-    return step;
-  }
-  step.kind = Step::kOverwrite;
-  if (i % 2 == 0) {
-    step.filter = RowFilter{"region = 'hot'", [](const Row& r) { return r.region == "hot"; }};
-    step.rows = {Row{id0, "hot", 50}};
-  } else {
-    step.filter = RowFilter{"v < 3", [](const Row& r) { return r.v < 3; }};
-    step.rows = {Row{id0, "r-hot-writer", 40}};
-  }
-  return step;
-}
-
-int StepsOf(int writer) {
-  return writer < RaceScale().appenders ? RaceScale().appends_each : RaceScale().overwrites_each;
-}
-
-// One step's outcome: the snapshot it committed, or the error.
-struct Done {
-  int writer = 0;
-  int step = 0;
-  int64_t snapshot_id = 0;  // 0 when it failed
-  StatusCode code = StatusCode::kOk;
-  std::string message;
-};
-
-std::vector<Done> RunWriter(Catalog& catalog, int writer) {
-  std::vector<Done> done;
-  iceberg::Table table(catalog.NewTableOps(Ident(kTableName)));
-  for (int i = 0; i < StepsOf(writer); ++i) {
-    const Step step = StepOf(writer, i);
-    Result<iceberg::WriteResult> result = Status::Internal("not run");
-    auto source = SourceFor(table, step.rows);
-    if (!source.ok()) {
-      result = source.status();
-    } else if (step.kind == Step::kAppend) {
-      result = table.Append(*source);
-    } else if (step.kind == Step::kOverwrite) {
-      result = table.Overwrite(iceberg::ParseExpression(step.filter.text).value(), *source);
-    } else {
-      result = table.Delete(iceberg::ParseExpression(step.filter.text).value());
-    }
-    Done d{writer, i, 0, result.status().code(), result.ok() ? "" : result.status().message()};
-    if (result.ok()) d.snapshot_id = result->commit.snapshot_id;
-    done.push_back(std::move(d));
-  }
-  return done;
-}
-
-// Checks the table against the replay of the steps that landed.
-void ExpectSerialModel(Catalog& catalog, const std::vector<Done>& all) {
-  std::map<int64_t, const Done*> by_snapshot;
-  int cold_landed = 0, hot_landed = 0, hot_conflicts = 0;
-  for (const Done& d : all) {
-    if (d.writer < RaceScale().appenders || d.writer == ColdWriter()) {
-      // Appends and cold overwrites never truly conflict: they all land.
-      EXPECT_EQ(d.code, StatusCode::kOk) << "writer " << d.writer << " step " << d.step << ": " << d.message;
-    } else if (d.code != StatusCode::kOk) {
-      EXPECT_EQ(d.code, StatusCode::kCommitConflict) << d.message;
-      ++hot_conflicts;
-    }
-    if (d.code != StatusCode::kOk) continue;
-    EXPECT_NE(d.snapshot_id, 0);
-    EXPECT_TRUE(by_snapshot.emplace(d.snapshot_id, &d).second) << "two steps report snapshot " << d.snapshot_id;
-    if (d.writer == ColdWriter()) ++cold_landed;
-    if (d.writer == HotWriter()) ++hot_landed;
-  }
-  EXPECT_EQ(cold_landed, RaceScale().overwrites_each);
-  EXPECT_EQ(all.size(),
-            static_cast<size_t>(RaceScale().appenders * RaceScale().appends_each + 2 * RaceScale().overwrites_each));
-  ::testing::Test::RecordProperty("hot_overwrites_landed", hot_landed);
-  ::testing::Test::RecordProperty("hot_overwrites_conflicted", hot_conflicts);
-
-  auto state = catalog.LoadTable(Ident(kTableName));
-  ASSERT_TRUE(state.ok()) << state.status().ToString();
-  const iceberg::TableMetadata& m = *state->metadata;
-  std::vector<int64_t> chain;  // root first
-  for (const iceberg::Snapshot* s = m.current_snapshot(); s != nullptr;
-       s = s->parent_snapshot_id ? m.SnapshotById(*s->parent_snapshot_id) : nullptr) {
-    chain.insert(chain.begin(), s->snapshot_id);
-  }
-  // Exactly the steps that reported success, each once, in the log's order.
-  EXPECT_EQ(chain.size(), by_snapshot.size());
-  EXPECT_EQ(m.snapshots.size(), by_snapshot.size());
-  std::vector<int64_t> logged;
-  for (const auto& entry : m.snapshot_log) logged.push_back(entry.snapshot_id);
-  EXPECT_EQ(logged, chain);
-
-  iceberg::Table table(catalog.NewTableOps(Ident(kTableName)));
-  Rows model;
-  for (size_t n = 0; n < chain.size(); ++n) {
-    auto it = by_snapshot.find(chain[n]);
-    ASSERT_NE(it, by_snapshot.end()) << "snapshot " << chain[n] << " was committed by no step that reported it";
-    const Step step = StepOf(it->second->writer, it->second->step);
-    model = step.kind == Step::kAppend ? ModelAppend(model, step.rows) : ModelOverwrite(model, step.filter, step.rows);
-    if (n % 16 == 5) {
-      auto rows = ScanSnapshot(table, chain[n]);
-      ASSERT_TRUE(rows.ok()) << rows.status().ToString();
-      EXPECT_EQ(*rows, model) << "snapshot #" << n;
-    }
-  }
-  auto rows = ScanRows(table);
-  ASSERT_TRUE(rows.ok()) << rows.status().ToString();
-  EXPECT_EQ(*rows, model) << ToString(*rows) << "\nmodel " << ToString(model);
-  // Every file any snapshot reaches exists.
-  auto io = NewLocalFileIO();
-  EXPECT_EQ(Lines(WalkTable(*io, *state).missing), "");
-}
 
 TEST(TableConcurrencyTest, ThreadsRaceAppendsAndOverwrites) {
   floe::testing::TempDir dir;
@@ -230,14 +55,8 @@ TEST(TableConcurrencyTest, ProcessesRaceAppendsAndOverwrites) {
       options.database_path = dir.Join("catalog.db");
       options.warehouse = dir.Join("warehouse");
       auto catalog = SqlCatalog::Open(options, NewLocalFileIO());
-      std::string report;
-      if (!catalog.ok()) {
-        report = "open failed: " + catalog.status().ToString();
-      } else {
-        for (const Done& d : RunWriter(**catalog, w)) {
-          report += StrCat(d.writer, " ", d.step, " ", d.snapshot_id, " ", static_cast<int>(d.code), "\n");
-        }
-      }
+      const std::string report =
+          catalog.ok() ? ReportLines(RunWriter(**catalog, w)) : "open failed: " + catalog.status().ToString();
       (void)!write(fds[1], report.data(), report.size());
       close(fds[1]);
       _exit(0);  // no atexit handlers or gtest teardown in the child
@@ -255,17 +74,7 @@ TEST(TableConcurrencyTest, ProcessesRaceAppendsAndOverwrites) {
     int wstatus = 0;
     ASSERT_EQ(waitpid(child.pid, &wstatus, 0), child.pid);
     ASSERT_TRUE(WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == 0) << "child status " << wstatus;
-    std::istringstream lines(report);
-    std::string line;
-    while (std::getline(lines, line)) {
-      Done d;
-      long long snapshot = 0;
-      int code = 0;
-      ASSERT_EQ(std::sscanf(line.c_str(), "%d %d %lld %d", &d.writer, &d.step, &snapshot, &code), 4) << report;
-      d.snapshot_id = snapshot;
-      d.code = static_cast<StatusCode>(code);
-      all.push_back(d);
-    }
+    ASSERT_TRUE(ParseReport(report, &all));
   }
   auto catalog = OpenSqlCatalog(dir);
   ASSERT_NE(catalog, nullptr);

@@ -1,10 +1,13 @@
 #include "floe/catalog/catalog_uri.h"
 
 #include <cctype>
+#include <cstdlib>
 #include <filesystem>
 
 #include "floe/base/strings.h"
 #include "floe/catalog/postgres.h"
+#include "floe/catalog/rest/rest_path.h"
+#include "floe/catalog/rest_catalog.h"
 #include "floe/catalog/sql_catalog.h"
 
 namespace floe::catalog {
@@ -22,6 +25,43 @@ Result<std::string> SqlitePath(std::string_view uri, std::string_view rest) {
   }
   if (rest.empty()) return Status::InvalidArgument(StrCat("catalog URI ", Quote(uri), " names no database file"));
   return std::string(rest);
+}
+
+std::string EnvOr(const char* name) {
+  const char* value = std::getenv(name);
+  return value == nullptr ? std::string() : std::string(value);
+}
+
+// http(s)://host:port[/path][?warehouse=..&prefix=..&scope=..&oauth2-server-uri=..]
+Result<std::shared_ptr<Catalog>> OpenRestCatalog(std::string_view uri, std::shared_ptr<FileIO> io,
+                                                 std::string catalog_name) {
+  RestCatalogOptions options;
+  options.name = std::move(catalog_name);
+  const size_t question = uri.find('?');
+  options.uri = std::string(uri.substr(0, question));
+  if (question != std::string_view::npos) {
+    FLOE_ASSIGN_OR_RETURN(auto query, rest::ParseForm(uri.substr(question + 1)));
+    for (auto& [key, value] : query) {
+      if (key == "warehouse") {
+        options.warehouse = value;
+      } else if (key == "scope") {
+        options.auth.scope = value;
+      } else if (key == "oauth2-server-uri") {
+        options.oauth2_server_uri = value;
+      } else if (key == "credential" || key == "token") {
+        // A URI shows in shells' histories, process lists and messages.
+        return Status::InvalidArgument(StrCat("catalog URI: '", key,
+                                              "' does not belong in the URI; set FLOE_REST_CREDENTIAL "
+                                              "(client_id:secret) or FLOE_REST_TOKEN"));
+      } else {
+        options.properties[key] = value;  // prefix, ... (client properties)
+      }
+    }
+  }
+  options.auth.credential = EnvOr("FLOE_REST_CREDENTIAL");
+  options.auth.token = EnvOr("FLOE_REST_TOKEN");
+  FLOE_ASSIGN_OR_RETURN(std::shared_ptr<RestCatalog> catalog, RestCatalog::Open(std::move(options), std::move(io)));
+  return std::shared_ptr<Catalog>(std::move(catalog));
 }
 
 }  // namespace
@@ -62,9 +102,7 @@ Result<std::shared_ptr<Catalog>> OpenCatalog(std::string_view uri, std::string_v
   if (scheme == "postgresql" || scheme == "postgres") {
     return OpenPostgres(uri, warehouse, std::move(io), std::move(catalog_name), std::move(table_io));
   }
-  if (scheme == "http" || scheme == "https") {
-    return Status::Unsupported(StrCat("catalog scheme ", scheme, " is not supported yet"));
-  }
+  if (scheme == "http" || scheme == "https") return OpenRestCatalog(uri, std::move(io), std::move(catalog_name));
   if (scheme != "sqlite") {
     return Status::InvalidArgument(StrCat("catalog URI ", Quote(RedactCatalogUri(uri)),
                                           ": unknown scheme (expected sqlite:<path>, postgresql://, http(s)://)"));

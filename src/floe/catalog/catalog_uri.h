@@ -7,7 +7,15 @@
 //   postgresql://[user[:password]@]host[:port]/db[?libpq parameters]
 //                          the SQL catalog in a PostgreSQL database (also
 //                          postgres:// and jdbc:postgresql://; postgres.h)
-//   http(s)://...          Unsupported for now
+//   http(s)://host:port[/path][?warehouse=W&prefix=P&scope=S&oauth2-server-uri=U]
+//                          an Iceberg REST catalog (rest_catalog.h): <path>
+//                          is the service root before /v1; the query's
+//                          warehouse goes to GET /v1/config, other keys are
+//                          client properties. Credentials come from the
+//                          environment only: FLOE_REST_CREDENTIAL
+//                          (client_id:secret, OAuth2 client credentials) or
+//                          FLOE_REST_TOKEN (a bearer token); a URI carrying
+//                          credential= or token= is InvalidArgument.
 // Messages never show a password (RedactCatalogUri).
 //
 // Thread safety: OpenCatalog may be called from any thread; the catalog it
@@ -37,8 +45,6 @@ std::string RedactCatalogUri(std::string_view uri);
 // relative local path is made absolute, so metadata never holds relative
 // locations) and files read and written through `io` (and, for tables
 // whose properties configure storage, the FileIO `table_io` resolves).
-//   Unsupported "catalog scheme http is not supported yet" for schemes
-//     floe knows but does not serve yet (http, https);
 //   InvalidArgument for an unknown scheme or an empty path or warehouse;
 //   the catalog's own errors (SqlCatalog::Open).
 Result<std::shared_ptr<Catalog>> OpenCatalog(std::string_view uri, std::string_view warehouse,

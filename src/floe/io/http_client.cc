@@ -162,6 +162,10 @@ Result<HttpResponse> HttpClient::Send(const HttpRequest& request, TransportFailu
   curl_easy_setopt(curl, CURLOPT_LOW_SPEED_LIMIT, 1024L);
   curl_easy_setopt(curl, CURLOPT_LOW_SPEED_TIME, static_cast<long>(std::max<int64_t>(1, options_.stall_timeout_ms / 1000)));
   curl_easy_setopt(curl, CURLOPT_TCP_KEEPALIVE, 1L);
+  if (!options_.reuse_connections) {
+    curl_easy_setopt(curl, CURLOPT_FRESH_CONNECT, 1L);
+    curl_easy_setopt(curl, CURLOPT_FORBID_REUSE, 1L);
+  }
   curl_easy_setopt(curl, CURLOPT_HEADERFUNCTION, WriteHeader);
   curl_easy_setopt(curl, CURLOPT_HEADERDATA, &t);
   curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, WriteBody);

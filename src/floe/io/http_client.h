@@ -53,6 +53,10 @@ struct HttpClientOptions {
   int64_t stall_timeout_ms = 30000;
   // Bodies collected into HttpResponse::body beyond this are an IOError.
   int64_t max_buffered_body = 64 << 20;
+  // false: every request opens a new connection and closes it after (for
+  // tests that break chosen connections, and for servers that mishandle
+  // keep-alive).
+  bool reuse_connections = true;
 };
 
 // What a transport failure says about whether the server saw the request.
