@@ -6,11 +6,10 @@
 // serial model.
 
 #include <gtest/gtest.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include "catalog/rest_server_util.h"
 #include "catalog/table_race_util.h"
+#include "testing/child_processes.h"
 
 namespace floe::catalog {
 namespace {
@@ -26,42 +25,14 @@ TEST(RestConcurrencyTest, ProcessesRaceAppendsAndOverwritesThroughFloeServe) {
     ASSERT_NE(catalog, nullptr);
     CreateRowsTable(*catalog, kRaceProperties);
   }
-  struct Child {
-    pid_t pid = -1;
-    int read_fd = -1;
-  };
-  std::vector<Child> children;
-  for (int w = 0; w < RaceScale().appenders + 2; ++w) {
-    int fds[2];
-    ASSERT_EQ(pipe(fds), 0);
-    const pid_t pid = fork();
-    ASSERT_GE(pid, 0);
-    if (pid == 0) {
-      close(fds[0]);
-      RestCatalogOptions options;
-      options.uri = server.url();
-      auto catalog = RestCatalog::Open(std::move(options), NewLocalFileIO());
-      const std::string report =
-          catalog.ok() ? ReportLines(RunWriter(**catalog, w)) : "open failed: " + catalog.status().ToString();
-      (void)!write(fds[1], report.data(), report.size());
-      close(fds[1]);
-      _exit(0);  // no atexit handlers or gtest teardown in the child
-    }
-    close(fds[1]);
-    children.push_back(Child{pid, fds[0]});
-  }
+  const auto reports = floe::testing::RunInChildProcesses(RaceScale().appenders + 2, [&](int w) {
+    RestCatalogOptions options;
+    options.uri = server.url();
+    auto catalog = RestCatalog::Open(std::move(options), NewLocalFileIO());
+    return catalog.ok() ? ReportLines(RunWriter(**catalog, w)) : "open failed: " + catalog.status().ToString();
+  });
   std::vector<Done> all;
-  for (const Child& child : children) {
-    std::string report;
-    char buf[4096];
-    ssize_t n;
-    while ((n = read(child.read_fd, buf, sizeof(buf))) > 0) report.append(buf, static_cast<size_t>(n));
-    close(child.read_fd);
-    int wstatus = 0;
-    ASSERT_EQ(waitpid(child.pid, &wstatus, 0), child.pid);
-    ASSERT_TRUE(WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == 0) << "child status " << wstatus;
-    ASSERT_TRUE(ParseReport(report, &all));
-  }
+  for (const std::string& report : reports) ASSERT_TRUE(ParseReport(report, &all)) << report;
   auto catalog = OpenRest(server.url());
   ASSERT_NE(catalog, nullptr);
   ExpectSerialModel(*catalog, all);

@@ -4,8 +4,6 @@
 // the files on disk all count exactly the commits that landed.
 
 #include <gtest/gtest.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <cstdio>
 #include <thread>
@@ -13,6 +11,7 @@
 #include "catalog/conformance/conformance_test.h"
 #include "floe/base/strings.h"
 #include "floe/iceberg/metadata_location.h"
+#include "testing/child_processes.h"
 
 namespace floe::catalog::testing {
 namespace {
@@ -102,44 +101,14 @@ TEST_P(RaceConformanceTest, TwoProcessesRaceOnOneTable) {
   if (!GetParam()->two_processes()) GTEST_SKIP() << GetParam()->name() << " cannot be opened in a child process";
   catalog_.reset();  // closed: the children open their own connections, none inherited
 
-  struct Child {
-    pid_t pid = -1;
-    int read_fd = -1;
-  };
-  std::vector<Child> children;
-  for (int writer = 0; writer < 2; ++writer) {
-    int fds[2];
-    ASSERT_EQ(pipe(fds), 0);
-    const pid_t pid = fork();
-    ASSERT_GE(pid, 0);
-    if (pid == 0) {
-      close(fds[0]);
-      auto catalog = instance_->Open();
-      std::string report;
-      if (!catalog.ok()) {
-        report = "open failed: " + catalog.status().ToString();
-      } else {
-        Tally t = CommitLoop(**catalog, writer);
-        report = StrCat(t.landed, " ", t.conflicts, " ", t.other, " ", t.first_error);
-      }
-      (void)!write(fds[1], report.data(), report.size());
-      close(fds[1]);
-      _exit(0);  // no atexit handlers or gtest teardown in the child
-    }
-    close(fds[1]);
-    children.push_back(Child{pid, fds[0]});
-  }
-
+  const auto reports = floe::testing::RunInChildProcesses(2, [&](int writer) {
+    auto catalog = instance_->Open();
+    if (!catalog.ok()) return "open failed: " + catalog.status().ToString();
+    Tally t = CommitLoop(**catalog, writer);
+    return StrCat(t.landed, " ", t.conflicts, " ", t.other, " ", t.first_error);
+  });
   int landed = 0;
-  for (const Child& child : children) {
-    std::string report;
-    char buf[512];
-    ssize_t n;
-    while ((n = read(child.read_fd, buf, sizeof(buf))) > 0) report.append(buf, static_cast<size_t>(n));
-    close(child.read_fd);
-    int wstatus = 0;
-    ASSERT_EQ(waitpid(child.pid, &wstatus, 0), child.pid);
-    ASSERT_TRUE(WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == 0) << "child status " << wstatus;
+  for (const std::string& report : reports) {
     int child_landed = -1, child_conflicts = -1, child_other = -1;
     ASSERT_EQ(std::sscanf(report.c_str(), "%d %d %d", &child_landed, &child_conflicts, &child_other), 3) << report;
     EXPECT_EQ(child_other, 0) << report;
