@@ -25,22 +25,9 @@ namespace {
 using encoding::FloatToHalf;
 using encoding::HalfToFloat;
 
-std::shared_ptr<const Schema> MakeSchema(std::vector<Field> fields) {
-  return std::make_shared<const Schema>(std::move(fields));
-}
-
-RecordBatch Batch(const std::shared_ptr<const Schema>& schema, std::vector<Array> columns) {
-  auto batch = RecordBatch::Make(schema, std::move(columns));
-  EXPECT_TRUE(batch.ok()) << batch.status().ToString();
-  return std::move(batch).value();
-}
-
-Result<WrittenFile> WriteFile(const std::string& path, const std::shared_ptr<const Schema>& schema,
-                              const std::vector<RecordBatch>& batches, WriterOptions options = {}) {
-  FLOE_ASSIGN_OR_RETURN(auto writer, ParquetFileWriter::Open(NewLocalFileIO(), path, schema, std::move(options)));
-  for (const auto& b : batches) FLOE_RETURN_IF_ERROR(writer->Write(b));
-  return writer->Close();
-}
+using testing::Batch;
+using testing::MakeSchema;
+using testing::WriteFile;
 
 // The rows floe reads back, as JSON lines.
 std::string ReadBack(const std::string& path) {

@@ -22,9 +22,30 @@
 #include "floe/base/strings.h"
 #include "floe/columnar/builder.h"
 #include "floe/columnar/record_batch.h"
+#include "floe/io/file_io.h"
+#include "floe/formats/parquet/file_writer.h"
 #include "testing/run_process.h"
 
 namespace floe::parquet::testing {
+
+inline std::shared_ptr<const Schema> MakeSchema(std::vector<Field> fields) {
+  return std::make_shared<const Schema>(std::move(fields));
+}
+
+// A batch of `columns`; a test failure (and an empty batch) when they do not fit `schema`.
+inline RecordBatch Batch(const std::shared_ptr<const Schema>& schema, std::vector<Array> columns) {
+  auto batch = RecordBatch::Make(schema, std::move(columns));
+  EXPECT_TRUE(batch.ok()) << batch.status().ToString();
+  return std::move(batch).value();
+}
+
+// Writes `batches` to a local file with floe's writer.
+inline Result<WrittenFile> WriteFile(const std::string& path, const std::shared_ptr<const Schema>& schema,
+                              const std::vector<RecordBatch>& batches, WriterOptions options = {}) {
+  FLOE_ASSIGN_OR_RETURN(auto writer, ParquetFileWriter::Open(NewLocalFileIO(), path, schema, std::move(options)));
+  for (const auto& b : batches) FLOE_RETURN_IF_ERROR(writer->Write(b));
+  return writer->Close();
+}
 
 // ---- DuckDB ---------------------------------------------------------------
 
