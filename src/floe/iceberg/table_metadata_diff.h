@@ -40,11 +40,6 @@
 
 namespace floe::iceberg {
 
-struct TableChanges {
-  std::vector<TableRequirement> requirements;
-  std::vector<TableUpdate> updates;
-};
-
 // `base` nullptr: `updated` is a new table.
 Result<TableChanges> DiffTableMetadata(const TableMetadata* base, const TableMetadata& updated);
 

@@ -438,4 +438,27 @@ Result<TableMetadata> ApplyTableChanges(const TableMetadata* base, const std::ve
   return builder.Build();
 }
 
+Result<TableChanges> SetRefChange(const TableMetadata& metadata, const std::string& name, SnapshotRefType type,
+                                 int64_t snapshot_id) {
+  if (metadata.SnapshotById(snapshot_id) == nullptr) {
+    return Status::NotFound(StrCat("snapshot ", snapshot_id, " does not exist"));
+  }
+  SnapshotRef ref;
+  std::optional<int64_t> current;
+  if (auto it = metadata.refs.find(name); it != metadata.refs.end()) {
+    if (it->second.type != type) {
+      return Status::InvalidArgument(StrCat(Quote(name), " is a ", SnapshotRefTypeName(it->second.type), ", not a ",
+                                            SnapshotRefTypeName(type)));
+    }
+    ref = it->second;
+    current = it->second.snapshot_id;
+  }
+  ref.type = type;
+  ref.snapshot_id = snapshot_id;
+  TableChanges change;
+  change.requirements.push_back(AssertRefSnapshotId{name, current});
+  change.updates.push_back(SetSnapshotRef{name, std::move(ref)});
+  return change;
+}
+
 }  // namespace floe::iceberg

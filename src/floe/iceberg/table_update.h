@@ -119,4 +119,17 @@ class TableMetadataBuilder {
 Result<TableMetadata> ApplyTableChanges(const TableMetadata* base, const std::vector<TableRequirement>& requirements,
                                         const std::vector<TableUpdate>& updates);
 
+// A commit's requirements and updates.
+struct TableChanges {
+  std::vector<TableRequirement> requirements;
+  std::vector<TableUpdate> updates;
+};
+
+// The change pointing ref `name` (a branch or a tag, created or moved) at
+// `snapshot_id` in `metadata`, keeping the ref's retention settings: the ref
+// must not have moved since `metadata`. NotFound "snapshot N does not exist";
+// InvalidArgument when `name` is the other kind of ref.
+Result<TableChanges> SetRefChange(const TableMetadata& metadata, const std::string& name, SnapshotRefType type,
+                                 int64_t snapshot_id);
+
 }  // namespace floe::iceberg

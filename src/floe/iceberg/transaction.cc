@@ -113,18 +113,8 @@ Status Transaction::SetProperties(std::map<std::string, std::string> updates, st
 Status Transaction::SetRef(const std::string& name, SnapshotRefType type, int64_t snapshot_id) {
   return CommitChanges([name, type, snapshot_id](const TableMetadata& m)
                            -> Result<std::pair<std::vector<TableRequirement>, std::vector<TableUpdate>>> {
-    if (m.SnapshotById(snapshot_id) == nullptr) {
-      return Status::NotFound(StrCat("snapshot ", snapshot_id, " does not exist"));
-    }
-    if (auto it = m.refs.find(name); it != m.refs.end() && it->second.type != type) {
-      return Status::InvalidArgument(StrCat(Quote(name), " is a ", SnapshotRefTypeName(it->second.type), ", not a ",
-                                            SnapshotRefTypeName(type)));
-    }
-    SnapshotRef ref = m.refs.count(name) ? m.refs.at(name) : SnapshotRef{};
-    ref.type = type;
-    ref.snapshot_id = snapshot_id;
-    std::vector<TableUpdate> updates = {SetSnapshotRef{name, ref}};
-    return std::make_pair(std::vector<TableRequirement>{}, std::move(updates));
+    FLOE_ASSIGN_OR_RETURN(TableChanges change, SetRefChange(m, name, type, snapshot_id));
+    return std::make_pair(std::move(change.requirements), std::move(change.updates));
   });
 }
 
