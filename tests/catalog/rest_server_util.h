@@ -13,6 +13,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <memory>
 #include <string>
@@ -27,19 +28,13 @@ namespace floe::catalog::testing {
 class FloeServer {
  public:
   // Serves <dir>/catalog.db with warehouse <dir>/warehouse; `extra` flags
-  // are appended.
+  // are appended. A `--catalog` or `--warehouse` among them replaces the
+  // default one.
   explicit FloeServer(const floe::testing::TempDir& dir, std::vector<std::string> extra = {}) {
-    std::vector<std::string> args = {FLOE_BINARY,
-                                     "serve",
-                                     "--host",
-                                     "127.0.0.1",
-                                     "--port",
-                                     "0",
-                                     "--insecure-dev",
-                                     "--catalog",
-                                     "sqlite:" + dir.Join("catalog.db"),
-                                     "--warehouse",
-                                     dir.Join("warehouse")};
+    std::vector<std::string> args = {FLOE_BINARY, "serve", "--host", "127.0.0.1", "--port", "0", "--insecure-dev"};
+    const auto given = [&](const char* flag) { return std::find(extra.begin(), extra.end(), flag) != extra.end(); };
+    if (!given("--catalog")) args.insert(args.end(), {"--catalog", "sqlite:" + dir.Join("catalog.db")});
+    if (!given("--warehouse")) args.insert(args.end(), {"--warehouse", dir.Join("warehouse")});
     args.insert(args.end(), extra.begin(), extra.end());
     const std::string log_path = dir.Join("serve.log");
     int out[2];

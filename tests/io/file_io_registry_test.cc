@@ -1,5 +1,8 @@
 #include <gtest/gtest.h>
 
+#include <string>
+#include <vector>
+
 #include "floe/io/file_io.h"
 
 namespace floe {
@@ -42,6 +45,42 @@ TEST(FileIORegistryTest, RegisteredFactoryServesItsScheme) {
   auto io = FileIOForLocation("testfs://x/y");
   ASSERT_TRUE(io.ok());
   EXPECT_EQ(io->get(), store.get());
+}
+
+TEST(FileIORegistryTest, LocalFileIORefusesLocationsOfOtherSchemes) {
+  // Not a relative folder "s3:": an object meant for a bucket must never
+  // land on the local disk.
+  auto local = NewLocalFileIO();
+  for (const std::string location : {"s3://bucket/t/data/a.parquet", "mem://w/k", "gs://b/k"}) {
+    auto written = local->WriteAll(location, std::string_view("v"));
+    EXPECT_TRUE(written.IsInvalidArgument()) << location << ": " << written.ToString();
+    EXPECT_NE(written.message().find("is not on the local disk"), std::string::npos) << written.ToString();
+    EXPECT_TRUE(local->Stat(location).status().IsInvalidArgument()) << location;
+  }
+}
+
+TEST(FileIORegistryTest, ResolvingFileIOServesEachLocationByItsScheme) {
+  auto store = NewMemoryFileIO();
+  RegisterFileIOScheme("resolvefs", [store](std::string_view, const FileIOProperties&) -> Result<std::shared_ptr<FileIO>> {
+    return store;
+  });
+  auto io = NewResolvingFileIO();
+  ASSERT_TRUE(io->WriteAll("resolvefs://b/t/k1", std::string_view("one")).ok());
+  ASSERT_TRUE(io->WriteAll("resolvefs://b/t/k2", std::string_view("two")).ok());
+  EXPECT_EQ(store->ReadAll("resolvefs://b/t/k1")->view(), "one");  // it went to the scheme's FileIO
+  ASSERT_TRUE(io->WriteAll("mem://resolving/k", std::string_view("m")).ok());
+  EXPECT_EQ((*FileIOForLocation("mem://x"))->ReadAll("mem://resolving/k")->view(), "m");
+  auto listed = io->ListAll("resolvefs://b/t/");
+  ASSERT_TRUE(listed.ok());
+  EXPECT_EQ(listed->size(), 2u);
+  const std::vector<std::string> doomed = {"resolvefs://b/t/k1", "resolvefs://b/t/k2", "mem://resolving/k"};
+  ASSERT_TRUE(io->DeleteMany(doomed).ok());
+  EXPECT_FALSE(*store->Exists("resolvefs://b/t/k1"));
+  EXPECT_FALSE(*io->Exists("mem://resolving/k"));
+  // A location no FileIO serves fails as FileIOForLocation does.
+  auto bogus = io->Stat("bogus://x/y");
+  EXPECT_TRUE(bogus.status().IsInvalidArgument());
+  EXPECT_NE(bogus.status().message().find("unknown storage scheme 'bogus'"), std::string::npos);
 }
 
 TEST(FileIORegistryTest, JoinLocationUsesExactlyOneSlash) {

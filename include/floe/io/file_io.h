@@ -194,6 +194,15 @@ void RegisterFileIOScheme(std::string scheme, FileIOFactory factory);
 // for a known scheme that is not built in.
 Result<std::shared_ptr<FileIO>> FileIOForLocation(std::string_view location, const FileIOProperties& properties = {});
 
+// A FileIO that serves every location by its own scheme, as
+// FileIOForLocation(location, properties) resolves it: for a client whose
+// tables live wherever a remote catalog put them (a REST catalog's table on
+// s3:// while the client's default warehouse is a local folder). Each call
+// fails as FileIOForLocation would for its location (unknown scheme,
+// malformed property) before any request. DeleteMany asks each location's
+// FileIO in turn. Thread-safe.
+std::shared_ptr<FileIO> NewResolvingFileIO(FileIOProperties properties = {});
+
 // The scheme of a location ("file", "mem", "s3"), or "" for a plain path.
 std::string_view LocationScheme(std::string_view location);
 

@@ -9,7 +9,15 @@
 namespace floe::cli {
 
 Result<std::shared_ptr<catalog::Catalog>> OpenCatalogFor(CommandContext& ctx) {
-  FLOE_ASSIGN_OR_RETURN(auto io, ctx.FileIOFor(ctx.options().warehouse));
+  std::shared_ptr<FileIO> io;
+  const std::string scheme = catalog::CatalogUriScheme(ctx.options().catalog);
+  if (scheme == "http" || scheme == "https") {
+    // A REST catalog's tables are wherever its server put them, not in
+    // this client's --warehouse: each location gets the FileIO of its scheme.
+    io = ctx.Traced(NewResolvingFileIO(ctx.options().catalog_properties));
+  } else {
+    FLOE_ASSIGN_OR_RETURN(io, ctx.FileIOFor(ctx.options().warehouse));
+  }
   // Tables with storage properties of their own get a FileIO for them, traced too.
   auto table_io = catalog::TableFileIOFromProperties(
       ctx.options().catalog_properties, [&ctx](std::shared_ptr<FileIO> io) { return ctx.Traced(std::move(io)); });

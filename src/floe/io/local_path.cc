@@ -1,12 +1,21 @@
 #include "floe/io/local_path.h"
 
 #include "floe/base/strings.h"
+#include "floe/io/file_io.h"
 
 namespace floe {
 
 Result<LocalPath> ParseLocalPath(std::string_view location) {
   if (location.empty()) return Status::InvalidArgument("empty location");
-  if (!StartsWith(location, "file:")) return LocalPath{std::string(location), ""};
+  if (!StartsWith(location, "file:")) {
+    // Taken as a relative path, "s3://b/k" would quietly become a local
+    // folder "s3:" — the object would be written where nobody looks for it.
+    if (const std::string_view scheme = LocationScheme(location); !scheme.empty()) {
+      return Status::InvalidArgument(StrCat("location ", Quote(location), " is not on the local disk (scheme '",
+                                            scheme, "'); it needs a FileIO for '", scheme, "'"));
+    }
+    return LocalPath{std::string(location), ""};
+  }
   std::string_view rest = location.substr(5);
   if (StartsWith(rest, "//")) {
     rest.remove_prefix(2);
