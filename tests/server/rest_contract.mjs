@@ -120,7 +120,10 @@ async function step(what, method, p, options, expect, schema) {
     failures.push(`${what}: ${method} ${p} answered ${r.status}, expected ${expect}: ${r.text.slice(0, 300)}`);
     return r;
   }
-  if (r.status >= 400) {
+  if (method === 'HEAD') {
+    // spec: HEAD answers carry no body, errors included.
+    if (r.text !== '') failures.push(`${what}: HEAD answered a body: ${r.text.slice(0, 100)}`);
+  } else if (r.status >= 400) {
     if (schema === 'OAuthError') check(what, 'OAuthError', r.json);
     else {
       check(what, 'IcebergErrorResponse', r.json);
@@ -251,7 +254,59 @@ try {
   await step('idempotent create', 'POST', '/v1/namespaces', { body: { namespace: ['once'] }, headers: key }, 200, 'CreateNamespaceResponse');
   await step('idempotent replay', 'POST', '/v1/namespaces', { body: { namespace: ['once'] }, headers: key }, 200, 'CreateNamespaceResponse');
   await step('oversized body', 'POST', '/v1/namespaces', { body: { namespace: ['big'], properties: { p: 'x'.repeat(100000) } } }, 413, null);
-  await step('views not served', 'GET', '/v1/namespaces/shop/views', {}, 406, 'UnsupportedOperationException');
+
+  // Views.
+  const viewVersion = (id, sql, dialect) => ({ 'version-id': id, 'schema-id': 0, 'timestamp-ms': Date.now(),
+    summary: { 'engine-name': 'contract' }, representations: [{ type: 'sql', sql, dialect }], 'default-namespace': ['shop'] });
+  const createView = { name: 'recent', schema, 'view-version': viewVersion(1, 'SELECT * FROM orders', 'spark'), properties: { comment: 'recent orders' } };
+  check('create view request', 'CreateViewRequest', createView);
+  const view = await step('create view', 'POST', '/v1/namespaces/shop/views', { body: createView }, 200, 'LoadViewResult');
+  await step('create view twice', 'POST', '/v1/namespaces/shop/views', { body: createView }, 409, 'AlreadyExistsException');
+  await step('create view over table', 'POST', '/v1/namespaces/shop/views', { body: { ...createView, name: 'orders' } }, 409, 'AlreadyExistsException');
+  await step('create view in missing ns', 'POST', '/v1/namespaces/nope/views', { body: createView }, 404, 'NoSuchNamespaceException');
+  await step('create view outside', 'POST', '/v1/namespaces/shop/views', { body: { ...createView, name: 'evil', location: '/etc/evil' } }, 403, 'ForbiddenException');
+  await step('create view malformed', 'POST', '/v1/namespaces/shop/views', { body: '{"name": "v"' }, 400, 'BadRequestException');
+  await step('create view without version', 'POST', '/v1/namespaces/shop/views', { body: { name: 'v', schema, properties: {} } }, 400, 'BadRequestException');
+  await step('create view 2', 'POST', '/v1/namespaces/shop/views', { body: { ...createView, name: 'daily' } }, 200, 'LoadViewResult');
+  await step('list views', 'GET', '/v1/namespaces/shop/views', {}, 200, 'ListTablesResponse');
+  const viewPage = await step('list views paged', 'GET', '/v1/namespaces/shop/views?pageToken=&pageSize=1', {}, 200, 'ListTablesResponse');
+  if (viewPage.json && typeof viewPage.json['next-page-token'] !== 'string') failures.push('list views paged: no next-page-token');
+  await step('list views missing ns', 'GET', '/v1/namespaces/nope/views', {}, 404, 'NoSuchNamespaceException');
+  await step('load view', 'GET', '/v1/namespaces/shop/views/recent', {}, 200, 'LoadViewResult');
+  await step('load view referenced-by', 'GET', '/v1/namespaces/shop/views/recent?referenced-by=shop%1Fdaily', {}, 200, 'LoadViewResult');
+  await step('head view', 'HEAD', '/v1/namespaces/shop/views/recent', {}, 204, null);
+  await step('head missing view', 'HEAD', '/v1/namespaces/shop/views/nope', {}, 404, null);
+  await step('load missing view', 'GET', '/v1/namespaces/shop/views/nope', {}, 404, 'NoSuchViewException');
+  const viewUuid = view.json?.metadata?.['view-uuid'];
+  const replace = { identifier: { namespace: ['shop'], name: 'recent' },
+                    requirements: [{ type: 'assert-view-uuid', uuid: viewUuid }],
+                    updates: [{ action: 'add-view-version', 'view-version': viewVersion(2, 'SELECT id FROM orders', 'trino') },
+                              { action: 'set-current-view-version', 'view-version-id': -1 },
+                              { action: 'set-properties', updates: { owner: 'contract' } },
+                              { action: 'remove-properties', removals: ['comment'] }] };
+  check('replace view request', 'CommitViewRequest', replace);
+  for (const [i, u] of replace.updates.entries()) check(`replace view updates[${i}]`, updateMapping[u.action].split('/').pop(), u);
+  const viewRequirementMapping = spec.components.schemas.ViewRequirement.discriminator.mapping;
+  for (const [i, r] of replace.requirements.entries()) check(`replace view requirements[${i}]`, viewRequirementMapping[r.type].split('/').pop(), r);
+  await step('replace view', 'POST', '/v1/namespaces/shop/views/recent', { body: replace }, 200, 'LoadViewResult');
+  await step('replace view stale', 'POST', '/v1/namespaces/shop/views/recent', { body: { ...replace, requirements: [{ type: 'assert-view-uuid', uuid: 'not-it' }] } }, 409, 'CommitFailedException');
+  await step('replace view table action', 'POST', '/v1/namespaces/shop/views/recent', { body: { updates: [{ action: 'add-snapshot', snapshot }] } }, 400, 'BadRequestException');
+  await step('replace view unknown requirement', 'POST', '/v1/namespaces/shop/views/recent', { body: { requirements: [{ type: 'assert-magic' }], updates: [] } }, 400, 'BadRequestException');
+  await step('replace view bad version', 'POST', '/v1/namespaces/shop/views/recent', { body: { updates: [{ action: 'set-current-view-version', 'view-version-id': 42 }] } }, 400, 'BadRequestException');
+  await step('replace view moves out', 'POST', '/v1/namespaces/shop/views/recent', { body: { updates: [{ action: 'set-location', location: 's3://elsewhere/v' }] } }, 403, 'ForbiddenException');
+  await step('replace missing view', 'POST', '/v1/namespaces/shop/views/ghost', { body: { updates: [] } }, 404, 'NoSuchViewException');
+  const renameView = { source: { namespace: ['shop'], name: 'daily' }, destination: { namespace: ['shop'], name: 'daily2' } };
+  check('rename view request', 'RenameTableRequest', renameView);
+  await step('rename view', 'POST', '/v1/views/rename', { body: renameView }, 204, null);
+  await step('rename view missing', 'POST', '/v1/views/rename', { body: renameView }, 404, 'NoSuchViewException');
+  await step('rename view onto table', 'POST', '/v1/views/rename', { body: { source: { namespace: ['shop'], name: 'daily2' }, destination: { namespace: ['shop'], name: 'orders' } } }, 409, 'AlreadyExistsException');
+  await step('rename view to missing ns', 'POST', '/v1/views/rename', { body: { source: { namespace: ['shop'], name: 'daily2' }, destination: { namespace: ['nope'], name: 'v' } } }, 404, 'NoSuchNamespaceException');
+  token = reader.json?.access_token ?? '';
+  await step('reader loads view', 'GET', '/v1/namespaces/shop/views/recent', {}, 200, 'LoadViewResult');
+  await step('reader may not drop view', 'DELETE', '/v1/namespaces/shop/views/recent', {}, 403, 'ForbiddenException');
+  token = admin.json?.access_token ?? '';
+  await step('drop view', 'DELETE', '/v1/namespaces/shop/views/daily2', {}, 204, null);
+  await step('drop missing view', 'DELETE', '/v1/namespaces/shop/views/daily2', {}, 404, 'NoSuchViewException');
   await step('still up', 'GET', '/v1/namespaces/shop/tables/orders', {}, 200, 'LoadTableResult');
   await step('drop nested ns', 'DELETE', '/v1/namespaces/shop%1Feu', {}, 204, null);
 } catch (e) {

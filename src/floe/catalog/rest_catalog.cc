@@ -75,6 +75,15 @@ Status RestCatalog::FetchConfig() {
   for (const auto& [k, v] : options_.properties) properties_[k] = v;
   for (const auto& [k, v] : config->overrides) properties_[k] = v;
   if (auto it = properties_.find("prefix"); it != properties_.end()) prefix_ = it->second;
+  endpoints_ = std::set<std::string, std::less<>>(config->endpoints.begin(), config->endpoints.end());
+  if (config->endpoints.empty()) {
+    // spec: "If a server does not send the endpoints field, a default set of
+    // endpoints is assumed" — without views, unless the server says so.
+    endpoints_.insert(rest::kDefaultEndpoints.begin(), rest::kDefaultEndpoints.end());
+    if (auto it = properties_.find("view-endpoints-supported"); it != properties_.end() && it->second == "true") {
+      endpoints_.insert(rest::kViewEndpoints.begin(), rest::kViewEndpoints.end());
+    }
+  }
   while (!prefix_.empty() && prefix_.back() == '/') prefix_.pop_back();
   while (!prefix_.empty() && prefix_.front() == '/') prefix_.erase(0, 1);
   return Status::OK();
@@ -93,7 +102,7 @@ std::string RestCatalog::TablePath(const TableIdentifier& ident) const {
 }
 
 Status RestCatalog::ErrorStatus(const RestRequest& request, const HttpResponse& response, const Namespace* ns,
-                                const TableIdentifier* ident) const {
+                                const TableIdentifier* ident, bool view) const {
   rest::ErrorModel error;
   if (auto parsed = rest::ErrorResponseFromJson(response.body); parsed.ok()) {
     error = std::move(*parsed);
@@ -110,7 +119,7 @@ Status RestCatalog::ErrorStatus(const RestRequest& request, const HttpResponse& 
       return Status::NotFound(NamespaceNotFoundMessage(ns != nullptr ? *ns : ident->ns));
     }
     if (error.type != "NoSuchNamespaceException" && ident != nullptr) {
-      return Status::NotFound(TableNotFoundMessage(*ident));
+      return Status::NotFound(view ? ViewNotFoundMessage(*ident) : TableNotFoundMessage(*ident));
     }
     if (error.type != "NoSuchTableException" && ns != nullptr && ident == nullptr) {
       return Status::NotFound(NamespaceNotFoundMessage(*ns));
@@ -119,9 +128,10 @@ Status RestCatalog::ErrorStatus(const RestRequest& request, const HttpResponse& 
   return status;
 }
 
-Result<HttpResponse> RestCatalog::Call(RestRequest request, const Namespace* ns, const TableIdentifier* ident) {
+Result<HttpResponse> RestCatalog::Call(RestRequest request, const Namespace* ns, const TableIdentifier* ident,
+                                       bool view) {
   FLOE_ASSIGN_OR_RETURN(HttpResponse response, http_->Send(request));
-  if (!Ok2xx(response)) return ErrorStatus(request, response, ns, ident);
+  if (!Ok2xx(response)) return ErrorStatus(request, response, ns, ident, view);
   return response;
 }
 
@@ -219,13 +229,17 @@ Result<NamespacePropertiesUpdate> RestCatalog::UpdateNamespaceProperties(const N
 // --- tables ------------------------------------------------------------------
 
 Result<std::vector<TableIdentifier>> RestCatalog::ListTables(const Namespace& ns) {
+  return ListIdentifiers(ns, "tables");
+}
+
+Result<std::vector<TableIdentifier>> RestCatalog::ListIdentifiers(const Namespace& ns, std::string_view kind) {
   FLOE_RETURN_IF_ERROR(ns.Validate());
-  if (ns.empty()) return std::vector<TableIdentifier>();  // tables live in namespaces
+  if (ns.empty()) return std::vector<TableIdentifier>();  // tables and views live in namespaces
   std::vector<TableIdentifier> out;
   std::optional<std::string> token;
   for (int page = 0;; ++page) {
     RestRequest request;
-    request.path = NamespacePath(ns) + "/tables";
+    request.path = StrCat(NamespacePath(ns), "/", kind);
     if (token.has_value()) request.query.emplace_back("pageToken", *token);
     if (options_.page_size > 0) request.query.emplace_back("pageSize", std::to_string(options_.page_size));
     FLOE_ASSIGN_OR_RETURN(HttpResponse response, Call(request, &ns));

@@ -19,10 +19,22 @@
 //   CommitTable              POST   /v1/{prefix}/namespaces/{ns}/tables/{t}
 //   CommitTransaction        POST   /v1/{prefix}/transactions/commit
 //                                   (then a LoadTable per table: the answer is 204)
+//   ListViews                GET    /v1/{prefix}/namespaces/{ns}/views
+//   CreateView               POST   /v1/{prefix}/namespaces/{ns}/views
+//   LoadView                 GET    /v1/{prefix}/namespaces/{ns}/views/{v}
+//   ViewExists               HEAD   /v1/{prefix}/namespaces/{ns}/views/{v}
+//   ReplaceView              POST   /v1/{prefix}/namespaces/{ns}/views/{v}
+//   DropView                 DELETE /v1/{prefix}/namespaces/{ns}/views/{v}
+//   RenameView               POST   /v1/{prefix}/views/rename
 // with namespaces as levels joined by 0x1F (%1F). Open() first fetches
 // GET /v1/config?warehouse=: the catalog's properties are the server's
 // defaults, then the client's, then the server's overrides; "prefix" among
-// them is the path prefix.
+// them is the path prefix. The config's "endpoints" say which view routes
+// the server offers: a view method whose route is not listed answers
+// Unsupported "catalog <name> does not support views ..." without a
+// request. A server that sends no list offers the spec's default set, which
+// has no views, unless the catalog property "view-endpoints-supported" is
+// "true" (as Java's client reads it); decision 0036.
 //
 // Errors: the server's error model mapped onto Status
 // (catalog/rest/error_model.h), with NotFound worded as every floe catalog
@@ -44,7 +56,9 @@
 #pragma once
 
 #include <memory>
+#include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "floe/catalog/catalog.h"
@@ -116,6 +130,22 @@ class RestCatalog final : public Catalog, public std::enable_shared_from_this<Re
   Result<std::vector<iceberg::TableState>> CommitTransaction(const std::vector<TableCommit>& commits) override;
   std::shared_ptr<iceberg::TableOperations> NewTableOps(const TableIdentifier& ident) override;
 
+  // Views (rest_catalog_views.cc).
+  Result<std::vector<TableIdentifier>> ListViews(const Namespace& ns) override;
+  using Catalog::ListViews;  // the paged form
+  Result<iceberg::ViewState> CreateView(const TableIdentifier& ident, const CreateViewRequest& request) override;
+  Result<iceberg::ViewState> LoadView(const TableIdentifier& ident) override;
+  Result<bool> ViewExists(const TableIdentifier& ident) override;
+  Status DropView(const TableIdentifier& ident) override;
+  Status RenameView(const TableIdentifier& from, const TableIdentifier& to) override;
+  Result<iceberg::ViewState> ReplaceView(const TableIdentifier& ident,
+                                         const std::vector<iceberg::ViewRequirement>& requirements,
+                                         const std::vector<iceberg::ViewUpdate>& updates) override;
+
+  // Whether the server offers `endpoint` ("GET /v1/{prefix}/namespaces"),
+  // by its config's "endpoints" (the spec's default set when it sent none).
+  bool Offers(std::string_view endpoint) const;
+
   const RestCatalogOptions& options() const { return options_; }
   const std::shared_ptr<FileIO>& io() const { return io_; }
 
@@ -128,12 +158,21 @@ class RestCatalog final : public Catalog, public std::enable_shared_from_this<Re
   std::string Path(std::string_view rest) const;
   std::string NamespacePath(const Namespace& ns) const;
   std::string TablePath(const TableIdentifier& ident) const;
+  std::string ViewPath(const TableIdentifier& ident) const;
+  // Every identifier under .../namespaces/{ns}/<kind> ("tables", "views"),
+  // through the pages, sorted by name.
+  Result<std::vector<TableIdentifier>> ListIdentifiers(const Namespace& ns, std::string_view kind);
   // Sends; maps a non-2xx answer to its Status (NotFound worded for
-  // `ns`/`ident` when given).
-  Result<HttpResponse> Call(RestRequest request, const Namespace* ns = nullptr,
-                            const TableIdentifier* ident = nullptr);
+  // `ns`/`ident` when given, `ident` as a view when `view`).
+  Result<HttpResponse> Call(RestRequest request, const Namespace* ns = nullptr, const TableIdentifier* ident = nullptr,
+                            bool view = false);
   Status ErrorStatus(const RestRequest& request, const HttpResponse& response, const Namespace* ns,
-                     const TableIdentifier* ident) const;
+                     const TableIdentifier* ident, bool view = false) const;
+  // Unsupported unless the server offers `endpoint` (Offers).
+  Status RequireEndpoint(std::string_view endpoint) const;
+  // ReplaceView's answer: 409 CommitConflict, 500/502/504 and a lost answer
+  // CommitStateUnknown, as CommitTable's.
+  Result<iceberg::ViewState> SendViewCommit(const TableIdentifier& ident, const RestRequest& request);
 
   RestCatalogOptions options_;
   std::shared_ptr<FileIO> io_;
@@ -142,6 +181,7 @@ class RestCatalog final : public Catalog, public std::enable_shared_from_this<Re
   std::shared_ptr<OAuth2Session> auth_;
   Properties properties_;
   std::string prefix_;
+  std::set<std::string, std::less<>> endpoints_;  // the server's, or the spec's default set
 };
 
 }  // namespace floe::catalog

@@ -34,7 +34,9 @@ Result<ViewHistoryEntry> ReadHistoryEntry(element e, const std::string& path) {
   return out;
 }
 
-Result<ViewMetadata> ReadViewMetadata(element root) {
+}  // namespace
+
+Result<ViewMetadata> internal::ReadViewMetadata(element root) {
   FLOE_ASSIGN_OR_RETURN(JsonObjectReader r, JsonObject(root, ""));
   ViewMetadata m;
   FLOE_ASSIGN_OR_RETURN(m.format_version, r.Int32("format-version"));
@@ -63,6 +65,8 @@ Result<ViewMetadata> ReadViewMetadata(element root) {
   FLOE_RETURN_IF_ERROR(m.Validate());
   return m;
 }
+
+namespace {
 
 Result<element> Parse(simdjson::dom::parser& parser, std::string_view json, const std::string& what) {
   if (json.empty()) return Status::Corrupt(StrCat(what, ": empty, expected a JSON object"));
@@ -121,7 +125,7 @@ Result<ViewMetadata> ViewMetadataFromJson(std::string_view json, std::string_vie
   const std::string what = StrCat("view metadata", name.empty() ? "" : " ", name.empty() ? "" : Quote(name));
   simdjson::dom::parser parser;
   FLOE_ASSIGN_OR_RETURN(element root, Parse(parser, json, what));
-  auto result = ReadViewMetadata(root);
+  auto result = internal::ReadViewMetadata(root);
   if (!result.ok()) return result.status().WithContext(what);
   return result;
 }

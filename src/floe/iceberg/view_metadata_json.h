@@ -41,6 +41,9 @@ void WriteViewVersion(JsonWriter& w, const ViewVersion& version);
 
 namespace internal {
 Result<ViewVersion> ReadViewVersion(simdjson::dom::element e, const std::string& path);
+// The whole document, Validate()d; errors as ViewMetadataFromJson's, without
+// the file's name (for messages that embed view metadata).
+Result<ViewMetadata> ReadViewMetadata(simdjson::dom::element root);
 }  // namespace internal
 
 }  // namespace floe::iceberg

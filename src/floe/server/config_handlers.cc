@@ -29,6 +29,8 @@ RestResponse GetConfig(ServerState& state, const RestRequest&) {
       "POST /v1/{prefix}/tables/rename",
       "POST /v1/{prefix}/transactions/commit",
   };
+  config.endpoints.insert(config.endpoints.end(), catalog::rest::kViewEndpoints.begin(),
+                          catalog::rest::kViewEndpoints.end());
   const int64_t minutes = state.options.idempotency_lifetime_s / 60;
   config.idempotency_key_lifetime = minutes > 0 ? "PT" + std::to_string(minutes) + "M"
                                                 : "PT" + std::to_string(state.options.idempotency_lifetime_s) + "S";

@@ -103,6 +103,19 @@ Result<Page> PageOf(const ServerState& state, const RestRequest& request) {
   return page;
 }
 
+catalog::rest::ListTablesResponse IdentifierPage(const Page& page, std::vector<catalog::TableIdentifier> sorted) {
+  catalog::rest::ListTablesResponse response;
+  for (auto& ident : sorted) {
+    if (page.paginated && ident.name <= page.after) continue;
+    if (page.paginated && response.identifiers.size() == page.size) {
+      response.next_page_token = PageTokenFor(response.identifiers.back().name);
+      break;
+    }
+    response.identifiers.push_back(std::move(ident));
+  }
+  return response;
+}
+
 int64_t NowSeconds() {
   return std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch()).count();
 }

@@ -2,7 +2,8 @@
 // request as the router decoded it, the response they build, the server's
 // state, and one function per route, grouped in files by resource:
 // config_handlers.cc, oauth_handlers.cc, namespace_handlers.cc,
-// table_handlers.cc, transaction_handlers.cc, metrics_handlers.cc.
+// table_handlers.cc, view_handlers.cc, transaction_handlers.cc,
+// metrics_handlers.cc.
 //
 // Handlers are plain functions of (state, request) → response, independent
 // of the HTTP library, so the router can cache their answers for
@@ -13,16 +14,19 @@
 
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <map>
 #include <memory>
 #include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "floe/base/result.h"
 #include "floe/catalog/catalog.h"
 #include "floe/catalog/rest/error_model.h"
+#include "floe/catalog/rest/rest_messages.h"
 #include "floe/server/auth.h"
 #include "floe/server/location_policy.h"
 #include "floe/server/rest_server.h"
@@ -38,7 +42,7 @@ struct RestRequest {
   Principal principal;  // who asks (catalog:admin with --insecure-dev)
   // Path parameters, decoded and validated by the router.
   catalog::Namespace ns;
-  std::string table;
+  std::string table;  // the {table} or {view} segment
   std::string Header(const std::string& lower_name) const {
     auto it = headers_of_interest.find(lower_name);
     return it == headers_of_interest.end() ? std::string() : it->second;
@@ -71,6 +75,24 @@ RestResponse ErrorResponse(int code, std::string type, std::string message);
 // IOError / Internal / Corrupt become 503 ServiceUnavailableException, since
 // clients read any 500 from a commit as "state unknown".
 RestResponse CommitErrorResponse(const Status& status);
+// Runs `commit` (a catalog commit returning Result<...>) again, a few times
+// with a short pause, while it loses the pointer swap to another commit
+// ("changed by another commit") — not when a requirement failed: the
+// requirements are checked again on the new metadata, so a client only sees
+// 409 when its assumptions no longer hold, as the spec's requirements mean.
+template <typename CommitFn>
+auto RetryLostSwaps(CommitFn commit) -> decltype(commit()) {
+  constexpr int kCommitAttempts = 8;
+  for (int attempt = 0;; ++attempt) {
+    auto committed = commit();
+    if (committed.ok() || !committed.status().IsCommitConflict() || attempt == kCommitAttempts - 1 ||
+        committed.status().message().find("changed by another commit") == std::string::npos) {
+      return committed;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(1 + attempt * 2));
+  }
+}
+
 // 403 unless the principal may `access` `ns`.
 Status Authorize(const RestRequest& request, Principal::Access access, const catalog::Namespace& ns);
 
@@ -84,6 +106,9 @@ struct Page {
 };
 Result<Page> PageOf(const ServerState& state, const RestRequest& request);
 std::string PageTokenFor(const std::string& last_key);
+// The ListTablesResponse (tables and views) `page` asks for out of
+// `sorted` (by name).
+catalog::rest::ListTablesResponse IdentifierPage(const Page& page, std::vector<catalog::TableIdentifier> sorted);
 
 int64_t NowSeconds();
 
@@ -105,6 +130,13 @@ RestResponse CommitTable(ServerState& state, const RestRequest& request);
 RestResponse DropTable(ServerState& state, const RestRequest& request);
 RestResponse RenameTable(ServerState& state, const RestRequest& request);
 RestResponse RegisterTable(ServerState& state, const RestRequest& request);
+
+RestResponse ListViews(ServerState& state, const RestRequest& request);
+RestResponse CreateView(ServerState& state, const RestRequest& request);
+RestResponse LoadView(ServerState& state, const RestRequest& request);  // GET and HEAD
+RestResponse ReplaceView(ServerState& state, const RestRequest& request);
+RestResponse DropView(ServerState& state, const RestRequest& request);
+RestResponse RenameView(ServerState& state, const RestRequest& request);
 
 RestResponse ReportMetrics(ServerState& state, const RestRequest& request);
 RestResponse CommitTransaction(ServerState& state, const RestRequest& request);

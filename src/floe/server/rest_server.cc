@@ -90,9 +90,18 @@ Handler Route(const std::vector<std::string>& seg, RestRequest& request, RestRes
       if (m == "POST") return CreateTable;
       return method_not_allowed();
     }
-    if (n >= 3 && seg[2] == "views") {
-      *error = ErrorResponse(406, "UnsupportedOperationException", "views are not served by floe yet");
-      return nullptr;
+    if (n == 3 && seg[2] == "views") {
+      if (get) return ListViews;
+      if (m == "POST") return CreateView;
+      return method_not_allowed();
+    }
+    if (n == 4 && seg[2] == "views") {
+      request.table = seg[3];
+      if (Status s = catalog::TableIdentifier{request.ns, request.table}.Validate(); !s.ok()) return bad_name(s);
+      if (get) return LoadView;
+      if (m == "POST") return ReplaceView;
+      if (m == "DELETE") return DropView;
+      return method_not_allowed();
     }
     if ((n == 4 || n == 5) && seg[2] == "tables") {
       request.table = seg[3];
@@ -108,6 +117,7 @@ Handler Route(const std::vector<std::string>& seg, RestRequest& request, RestRes
     }
   }
   if (n == 2 && seg[0] == "tables" && seg[1] == "rename") return m == "POST" ? RenameTable : method_not_allowed();
+  if (n == 2 && seg[0] == "views" && seg[1] == "rename") return m == "POST" ? RenameView : method_not_allowed();
   if (n == 2 && seg[0] == "transactions" && seg[1] == "commit") {
     return m == "POST" ? CommitTransaction : method_not_allowed();
   }

@@ -4,6 +4,7 @@
 
 #include "floe/base/json_writer.h"
 #include "floe/base/strings.h"
+#include "floe/catalog/rest/message_json.h"
 #include "floe/catalog/rest/table_changes_json.h"
 #include "floe/iceberg/json_reader.h"
 #include "floe/iceberg/schema_json.h"
@@ -13,61 +14,24 @@ namespace floe::catalog::rest {
 
 using iceberg::internal::JsonObject;
 using iceberg::internal::JsonObjectReader;
+using internal::ReadIdentifier;
+using internal::ReadNamespace;
+using internal::WriteIdentifier;
+using internal::WriteNamespace;
 using simdjson::dom::element;
 
 namespace {
 
 std::string Indexed(const std::string& path, size_t i) { return StrCat(path, "[", i, "]"); }
 
-// Parses `json` and reads it with `read(root)`; every error becomes one
-// InvalidArgument line "<what>: <why>".
 template <typename T, typename ReadFn>
 Result<T> Parse(std::string_view json, std::string_view what, ReadFn read) {
-  simdjson::dom::parser parser;
-  element root;
-  if (auto error = parser.parse(json.data(), json.size()).get(root); error != simdjson::SUCCESS) {
-    return Status::InvalidArgument(StrCat(what, ": not valid JSON (", simdjson::error_message(error), ")"));
-  }
-  Result<T> r = read(root);
-  if (r.ok()) return r;
-  const Status& s = r.status();
-  if (s.IsCorrupt() || s.IsInvalidArgument()) return Status::InvalidArgument(StrCat(what, ": ", s.message()));
-  return s.WithContext(what);
-}
-
-Result<Namespace> ReadNamespace(element e, const std::string& path) {
-  if (!e.is_array()) {
-    return Status::InvalidArgument(StrCat("field ", Quote(path), " is ", iceberg::internal::JsonSnippet(e),
-                                          ", expected an array of strings"));
-  }
-  Namespace ns;
-  size_t i = 0;
-  // A named array: value_unsafe() returns into the result it is called on.
-  const simdjson::dom::array levels = e.get_array().value_unsafe();
-  for (element level : levels) {
-    FLOE_ASSIGN_OR_RETURN(std::string s, iceberg::internal::JsonString(level, Indexed(path, i)));
-    ns.levels.push_back(std::move(s));
-    ++i;
-  }
-  Status valid = ns.Validate();
-  if (!valid.ok()) return Status::InvalidArgument(StrCat("field ", Quote(path), ": ", valid.message()));
-  return ns;
+  return internal::ParseMessage<T>(json, what, std::move(read));
 }
 
 Result<Namespace> ReadNamespaceMember(const JsonObjectReader& obj, std::string_view key) {
   FLOE_ASSIGN_OR_RETURN(element e, obj.Get(key));
   return ReadNamespace(e, obj.PathOf(key));
-}
-
-Result<TableIdentifier> ReadIdentifier(element e, const std::string& path) {
-  FLOE_ASSIGN_OR_RETURN(JsonObjectReader obj, JsonObject(e, path));
-  TableIdentifier ident;
-  FLOE_ASSIGN_OR_RETURN(ident.ns, ReadNamespaceMember(obj, "namespace"));
-  FLOE_ASSIGN_OR_RETURN(ident.name, obj.String("name"));
-  Status valid = ident.Validate();
-  if (!valid.ok()) return Status::InvalidArgument(StrCat("field ", Quote(path.empty() ? "name" : path), ": ",
-                                                         valid.message()));
-  return ident;
 }
 
 Result<std::optional<std::string>> ReadPageToken(const JsonObjectReader& obj) {
@@ -84,20 +48,6 @@ Result<iceberg::TableMetadata> ReadMetadataMember(const JsonObjectReader& obj) {
   auto m = iceberg::internal::ReadTableMetadata(e);
   if (!m.ok()) return Status::InvalidArgument(StrCat("field 'metadata': ", m.status().message()));
   return m;
-}
-
-void WriteNamespace(JsonWriter& w, const Namespace& ns) {
-  w.BeginArray();
-  for (const auto& level : ns.levels) w.String(level);
-  w.EndArray();
-}
-
-void WriteIdentifier(JsonWriter& w, const TableIdentifier& ident) {
-  w.BeginObject();
-  w.Key("namespace");
-  WriteNamespace(w, ident.ns);
-  w.Member("name", ident.name);
-  w.EndObject();
 }
 
 void WriteStrings(JsonWriter& w, std::string_view key, const std::vector<std::string>& items) {
