@@ -71,6 +71,24 @@ RestResponse ErrorResponse(int code, std::string type, std::string message);
 // IOError / Internal / Corrupt become 503 ServiceUnavailableException, since
 // clients read any 500 from a commit as "state unknown".
 RestResponse CommitErrorResponse(const Status& status);
+
+// Runs `commit` (a callable returning Result<T>) again while it fails with a
+// lost pointer swap (Status::IsSwapLost — another commit landed between its
+// read and its swap), at most kCommitAttempts times in all, pausing a little
+// longer each time. The catalog re-checks the requirements on the new
+// metadata, so a client sees 409 only when its assumptions no longer hold,
+// as the spec's requirements mean; a failed requirement is never re-run.
+inline constexpr int kCommitAttempts = 8;
+void PauseBeforeRerun(int attempt);
+template <typename Commit>
+auto RerunLostSwaps(Commit&& commit) -> decltype(commit()) {
+  for (int attempt = 1;; ++attempt) {
+    auto result = commit();
+    if (result.ok() || !result.status().IsSwapLost() || attempt == kCommitAttempts) return result;
+    PauseBeforeRerun(attempt);
+  }
+}
+
 // 403 unless the principal may `access` `ns`.
 Status Authorize(const RestRequest& request, Principal::Access access, const catalog::Namespace& ns);
 

@@ -1,9 +1,7 @@
 // The table routes: list, create (and stage-create), load / HEAD (snapshots,
 // ETag), commit, drop (purgeRequested), rename, register.
 
-#include <chrono>
 #include <set>
-#include <thread>
 
 #include "floe/base/strings.h"
 #include "floe/catalog/rest/rest_messages.h"
@@ -17,8 +15,6 @@ namespace rest = catalog::rest;
 using Access = Principal::Access;
 
 namespace {
-
-constexpr int kCommitAttempts = 8;
 
 catalog::TableIdentifier IdentOf(const RestRequest& request) { return {request.ns, request.table}; }
 
@@ -185,19 +181,8 @@ RestResponse CommitTable(ServerState& state, const RestRequest& request) {
                                                         ident.ToString())));
   }
   if (Status s = CheckUpdateLocations(state, parsed->updates); !s.ok()) return ErrorResponse(s);
-  // A commit that lost the pointer swap to another one (not one whose
-  // requirements failed) is re-run on the new metadata: the requirements are
-  // checked again there, so a client only sees 409 when its assumptions no
-  // longer hold, as the spec's requirements mean.
-  Result<iceberg::TableState> committed = Status::Internal("not run");
-  for (int attempt = 0;; ++attempt) {
-    committed = state.catalog->CommitTable(ident, parsed->requirements, parsed->updates);
-    if (committed.ok() || !committed.status().IsCommitConflict() || attempt == kCommitAttempts - 1 ||
-        committed.status().message().find("changed by another commit") == std::string::npos) {
-      break;
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(1 + attempt * 2));
-  }
+  Result<iceberg::TableState> committed =
+      RerunLostSwaps([&] { return state.catalog->CommitTable(ident, parsed->requirements, parsed->updates); });
   if (!committed.ok()) return CommitErrorResponse(committed.status());
   auto json = rest::ToJson(rest::CommitTableResponse{committed->metadata_location, *committed->metadata});
   if (!json.ok()) return ErrorResponse(json.status());
