@@ -28,17 +28,14 @@ class FloeServer {
  public:
   // Serves <dir>/catalog.db with warehouse <dir>/warehouse; `extra` flags
   // are appended.
-  explicit FloeServer(const floe::testing::TempDir& dir, std::vector<std::string> extra = {}) {
-    std::vector<std::string> args = {FLOE_BINARY,
-                                     "serve",
-                                     "--host",
-                                     "127.0.0.1",
-                                     "--port",
-                                     "0",
-                                     "--insecure-dev",
-                                     "--catalog",
-                                     "sqlite:" + dir.Join("catalog.db"),
-                                     "--warehouse",
+  explicit FloeServer(const floe::testing::TempDir& dir, std::vector<std::string> extra = {})
+      : FloeServer(dir, "sqlite:" + dir.Join("catalog.db"), std::move(extra)) {}
+
+  // Serves the catalog at `catalog_uri` (sqlite:..., postgresql://...) with
+  // warehouse <dir>/warehouse.
+  FloeServer(const floe::testing::TempDir& dir, const std::string& catalog_uri, std::vector<std::string> extra) {
+    std::vector<std::string> args = {FLOE_BINARY, "serve",       "--host",  "127.0.0.1", "--port",
+                                     "0",         "--insecure-dev", "--catalog", catalog_uri, "--warehouse",
                                      dir.Join("warehouse")};
     args.insert(args.end(), extra.begin(), extra.end());
     const std::string log_path = dir.Join("serve.log");
