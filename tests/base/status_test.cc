@@ -75,6 +75,29 @@ TEST(StatusTest, WithContextPrefixesAndKeepsCode) {
   EXPECT_TRUE(Status::OK().WithContext("ignored").ok());
 }
 
+TEST(StatusTest, ConflictReasonTravelsWithACommitConflictOnly) {
+  Status lost = Status::CommitConflict("table db.t was changed").WithConflictReason(ConflictReason::kSwapLost);
+  EXPECT_TRUE(lost.IsSwapLost());
+  EXPECT_EQ(lost.conflict_reason(), ConflictReason::kSwapLost);
+  // Context and copies keep it; the message is unchanged by it.
+  Status wrapped = lost.WithContext("commit");
+  EXPECT_TRUE(wrapped.IsSwapLost());
+  EXPECT_EQ(wrapped.message(), "commit: table db.t was changed");
+  Status copy = wrapped;
+  EXPECT_TRUE(copy.IsSwapLost());
+
+  Status failed =
+      Status::CommitConflict("requirement failed").WithConflictReason(ConflictReason::kRequirementFailed);
+  EXPECT_FALSE(failed.IsSwapLost());
+  EXPECT_EQ(failed.conflict_reason(), ConflictReason::kRequirementFailed);
+  EXPECT_EQ(Status::CommitConflict("x").conflict_reason(), ConflictReason::kUnspecified);
+  // Other codes never carry a reason.
+  Status io = Status::IOError("disk gone").WithConflictReason(ConflictReason::kSwapLost);
+  EXPECT_TRUE(io.IsIOError());
+  EXPECT_EQ(io.conflict_reason(), ConflictReason::kUnspecified);
+  EXPECT_FALSE(Status::OK().WithConflictReason(ConflictReason::kSwapLost).IsSwapLost());
+}
+
 Status FailsWhen(bool fail) { return fail ? Status::IOError("disk gone") : Status::OK(); }
 
 Status PropagatesError(bool fail, int* reached) {

@@ -4,7 +4,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <set>
+#include <string>
+#include <thread>
 
 namespace floe {
 namespace {
@@ -27,6 +30,32 @@ TEST(UuidTest, RandomUuidsAreVersion4AndDistinct) {
     seen.insert(uuid);
   }
   EXPECT_EQ(seen.size(), 1000u);
+}
+
+TEST(UuidTest, Version7UuidsCarryTheTimeAndSortByIt) {
+  const auto now_ms = [] {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(
+               std::chrono::system_clock::now().time_since_epoch())
+        .count();
+  };
+  const int64_t before = now_ms();
+  const std::string u = RandomUuidV7();
+  const int64_t after = now_ms();
+  ASSERT_EQ(u.size(), 36u);
+  EXPECT_EQ(u[8], '-');
+  EXPECT_EQ(u[13], '-');
+  EXPECT_EQ(u[14], '7');  // version
+  EXPECT_NE(std::string("89ab").find(u[19]), std::string::npos) << u;  // variant 10
+  // The first 48 bits are the Unix time in milliseconds.
+  const int64_t ms = std::stoll(u.substr(0, 8) + u.substr(9, 4), nullptr, 16);
+  EXPECT_GE(ms, before);
+  EXPECT_LE(ms, after);
+  std::set<std::string> seen;
+  for (int i = 0; i < 1000; ++i) seen.insert(RandomUuidV7());
+  EXPECT_EQ(seen.size(), 1000u);
+  // Later keys sort after earlier ones (a different millisecond at least).
+  std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  EXPECT_LT(u, RandomUuidV7());
 }
 
 TEST(UuidTest, RandomIdsArePositive) {

@@ -47,6 +47,12 @@ class CatalogFactory {
   // What the backend can do beyond the Catalog contract, so tests of
   // implementation details run only where they apply.
   virtual bool two_processes() const { return true; }  // Open() works in a forked child
+  // The catalog swaps the pointer itself (the SQL catalogs): a Commit whose
+  // base is no longer current conflicts even when its change would still
+  // apply, and a CommitConflict says why (Status::conflict_reason). Through
+  // REST the server checks only the requirements the change implies (as
+  // Java's client derives them) and a 409 carries no reason.
+  virtual bool swaps_the_pointer() const { return true; }
 };
 
 // Every factory, in test order (sqlite, postgresql, ...). Owned by the suite.

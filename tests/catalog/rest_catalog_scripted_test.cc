@@ -1,19 +1,23 @@
 // RestCatalog's protocol logic against a scripted REST endpoint: config and
 // prefix discovery, paths and pagination, the error model, and commits whose
-// outcome the server reports as unknown — a test double for answers a
-// healthy `floe serve` does not give (rest_catalog_test.cc runs the real one).
+// outcome the server reports as unknown, Idempotency-Key on commits resent
+// after a lost answer — a test double for answers a healthy `floe serve`
+// does not give (rest_catalog_test.cc runs the real one).
 
 #include <gtest/gtest.h>
 #include <httplib.h>
 
 #include <atomic>
+#include <deque>
 #include <thread>
 
 #include "catalog/catalog_test_util.h"
+#include "floe/base/strings.h"
 #include "floe/catalog/rest/error_model.h"
 #include "floe/catalog/rest/rest_messages.h"
 #include "floe/catalog/rest_catalog.h"
 #include "floe/iceberg/new_table_metadata.h"
+#include "testing/tcp_proxy.h"
 
 namespace floe::catalog {
 namespace {
@@ -25,8 +29,7 @@ class ScriptedRest {
   ScriptedRest() {
     server_.Get("/v1/config", [this](const httplib::Request& req, httplib::Response& res) {
       warehouse_seen = req.get_param_value("warehouse");
-      res.set_content(R"({"defaults":{"prefix":"ignored","a":"server-default"},"overrides":{"prefix":"p1"}})",
-                      "application/json");
+      res.set_content(config, "application/json");
     });
   }
   void Start() {
@@ -42,6 +45,8 @@ class ScriptedRest {
   std::string url() const { return "http://127.0.0.1:" + std::to_string(port_); }
 
   std::string warehouse_seen;
+  // The /v1/config answer; set before Start().
+  std::string config = R"({"defaults":{"prefix":"ignored","a":"server-default"},"overrides":{"prefix":"p1"}})";
 
  private:
   httplib::Server server_;
@@ -156,30 +161,43 @@ struct CommitScript {
   int commits = 0;
   int loads = 0;
   int commit_status = 502;
+  std::deque<int> next_statuses;  // answers for the next commits, before commit_status
   bool apply = false;  // whether the "lost" commit took effect
+  std::vector<std::string> commit_keys;  // the Idempotency-Key of each commit ("" for none)
+  std::vector<std::string> load_keys;    // and of each load
 
   void Install(ScriptedRest& rest) {
-    rest.server().Get("/v1/p1/namespaces/a/tables/t", [this](const httplib::Request&, httplib::Response& res) {
+    rest.server().Get("/v1/p1/namespaces/a/tables/t", [this](const httplib::Request& req, httplib::Response& res) {
       std::lock_guard lock(mutex);
       ++loads;
+      load_keys.push_back(req.get_header_value("Idempotency-Key"));
       res.set_content(LoadResult(current, "memory://wh/a/t/metadata/v.json"), "application/json");
     });
     rest.server().Post("/v1/p1/namespaces/a/tables/t", [this](const httplib::Request& req, httplib::Response& res) {
       std::lock_guard lock(mutex);
       ++commits;
+      commit_keys.push_back(req.get_header_value("Idempotency-Key"));
+      int status = commit_status;
+      if (!next_statuses.empty()) {
+        status = next_statuses.front();
+        next_statuses.pop_front();
+      }
       auto request = rest::ParseCommitTableRequest(req.body);
       if (!request.ok()) {
         Error(res, 400, "BadRequestException", request.status().message());
         return;
       }
-      if (apply) current = iceberg::ApplyTableChanges(&current, request->requirements, request->updates).value();
-      if (commit_status == 200) {
+      // A 409 changes nothing, whatever `apply` says.
+      if (apply && status != 409) {
+        current = iceberg::ApplyTableChanges(&current, request->requirements, request->updates).value();
+      }
+      if (status == 200) {
         res.set_content(rest::ToJson(rest::CommitTableResponse{"memory://wh/a/t/metadata/v2.json", current}).value(),
                         "application/json");
-      } else if (commit_status == 409) {
+      } else if (status == 409) {
         Error(res, 409, "CommitFailedException", "Requirement failed: branch main has changed");
       } else {
-        res.status = commit_status;  // a gateway's answer, no body
+        res.status = status;  // a gateway's answer, no body
       }
     });
   }
@@ -283,6 +301,80 @@ TEST(RestCatalogScriptedTest, CommitSendsRequirementsAndMaps409ToConflict) {
   ASSERT_TRUE(committed.ok()) << committed.status().ToString();
   EXPECT_EQ(committed->metadata_location, "memory://wh/a/t/metadata/v2.json");
   EXPECT_EQ(committed->metadata->current_snapshot()->snapshot_id, 78);
+}
+
+// RFC 9562 UUIDv7 text: version 7, variant 10.
+bool IsUuidV7(const std::string& u) {
+  return u.size() == 36 && u[8] == '-' && u[13] == '-' && u[14] == '7' && u[18] == '-' && u[23] == '-' &&
+         std::string("89ab").find(u[19]) != std::string::npos;
+}
+
+// Through a proxy that can cut the answer of a commit, one connection per
+// request.
+std::shared_ptr<RestCatalog> OpenThroughProxy(const floe::testing::TcpProxy& proxy) {
+  RestCatalogOptions options;
+  options.uri = StrCat("http://127.0.0.1:", proxy.port());
+  options.unknown_commit_reloads = 3;
+  options.unknown_commit_pause_ms = 1;
+  options.http.http.reuse_connections = false;
+  options.http.retry.base_delay_ms = 1;
+  auto catalog = RestCatalog::Open(std::move(options), NewMemoryFileIO());
+  EXPECT_TRUE(catalog.ok()) << catalog.status().ToString();
+  return catalog.ok() ? *catalog : nullptr;
+}
+
+TEST(RestCatalogScriptedTest, ACommitWhoseAnswerWasLostIsResentWithTheSameKey) {
+  ScriptedRest rest;
+  rest.config = R"({"defaults":{},"overrides":{"prefix":"p1"},"idempotency-key-lifetime":"PT30M"})";
+  CommitScript script;
+  script.apply = true;
+  // The first attempt lands and its answer is cut; the resend meets a server
+  // that no longer knows the key (a restart) and whose requirement now fails.
+  script.next_statuses = {200, 409};
+  script.Install(rest);
+  rest.Start();
+  floe::testing::TcpProxy proxy(std::stoi(rest.url().substr(rest.url().rfind(':') + 1)));
+  auto catalog = OpenThroughProxy(proxy);
+  ASSERT_NE(catalog, nullptr);
+  auto ops = catalog->NewTableOps(Ident("a.t"));
+  auto base = ops->Refresh().value();
+  proxy.Queue(floe::testing::TcpProxy::Mode::kDropResponse, 1);
+  auto committed = ops->Commit(base, Appended(*base.metadata, 77));
+  // The 409 after a resend is no proof it did not land: the reload finds it.
+  ASSERT_TRUE(committed.ok()) << committed.status().ToString();
+  EXPECT_NE(committed->metadata->SnapshotById(77), nullptr);
+  ASSERT_EQ(script.commit_keys.size(), 2u);
+  EXPECT_TRUE(IsUuidV7(script.commit_keys[0])) << script.commit_keys[0];
+  EXPECT_EQ(script.commit_keys[1], script.commit_keys[0]);  // one operation, one key
+  EXPECT_EQ(script.loads, 2);                               // the refresh and one reload
+
+  // The next operation gets a key of its own; loads never carry one.
+  script.commit_status = 200;
+  auto next = ops->Commit(*committed, Appended(*committed->metadata, 78));
+  ASSERT_TRUE(next.ok()) << next.status().ToString();
+  ASSERT_EQ(script.commit_keys.size(), 3u);
+  EXPECT_TRUE(IsUuidV7(script.commit_keys[2]));
+  EXPECT_NE(script.commit_keys[2], script.commit_keys[0]);
+  for (const std::string& key : script.load_keys) EXPECT_EQ(key, "");
+}
+
+TEST(RestCatalogScriptedTest, WithoutAnIdempotencyLifetimeACommitIsNeverResent) {
+  ScriptedRest rest;  // its config announces no idempotency-key-lifetime
+  CommitScript script;
+  script.apply = true;
+  script.commit_status = 200;
+  script.Install(rest);
+  rest.Start();
+  floe::testing::TcpProxy proxy(std::stoi(rest.url().substr(rest.url().rfind(':') + 1)));
+  auto catalog = OpenThroughProxy(proxy);
+  ASSERT_NE(catalog, nullptr);
+  auto ops = catalog->NewTableOps(Ident("a.t"));
+  auto base = ops->Refresh().value();
+  proxy.Queue(floe::testing::TcpProxy::Mode::kDropResponse, 1);
+  auto committed = ops->Commit(base, Appended(*base.metadata, 77));
+  ASSERT_TRUE(committed.ok()) << committed.status().ToString();  // found by reloading
+  EXPECT_NE(committed->metadata->SnapshotById(77), nullptr);
+  EXPECT_EQ(script.commit_keys, std::vector<std::string>{""});  // sent once, no key
 }
 
 }  // namespace

@@ -1,13 +1,16 @@
 // RestCatalog against the real `floe serve` (over SQLite in a temporary
-// folder): the catalog's behaviours end to end, and commits whose answer is
+// folder): the catalog's behaviours end to end, commits whose answer is
 // lost on the way (a TCP proxy that cuts the connection once the server has
-// answered).
+// answered) — resolved by reloading, or replayed for their Idempotency-Key —
+// and loads answered 304 for the ETag the client holds.
 
 #include "floe/catalog/rest_catalog.h"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
+#include <thread>
 
 #include "catalog/rest_server_util.h"
 #include "catalog/table_test_util.h"
@@ -234,9 +237,11 @@ class DroppingOps final : public iceberg::TableOperations {
 };
 
 // Through the proxy, one connection per request, so a queued mode hits the
-// request it is meant for.
-std::shared_ptr<RestCatalog> OpenThroughProxy(const floe::testing::TcpProxy& proxy) {
+// request it is meant for. Without Idempotency-Key unless asked: a lost
+// answer is then resolved by reloading.
+std::shared_ptr<RestCatalog> OpenThroughProxy(const floe::testing::TcpProxy& proxy, bool idempotency_keys = false) {
   RestCatalogOptions options;
+  options.idempotency_keys = idempotency_keys;
   options.http.http.reuse_connections = false;
   options.http.http.request_timeout_ms = 2000;
   options.unknown_commit_pause_ms = 20;
@@ -298,6 +303,82 @@ TEST_F(RestCatalogTest, ACommitThatNeverArrivedStaysUnknownUntilTheTableMovesOn)
   proxy.Queue(floe::testing::TcpProxy::Mode::kHang, 1);
   auto conflict = ops->Commit(stale, updated);
   EXPECT_EQ(conflict.status().code(), StatusCode::kCommitConflict) << conflict.status().ToString();
+}
+
+// The access-log lines of the server in `dir` that contain `text`, waiting
+// up to two seconds for `at_least` of them (a line is written just after
+// its answer).
+size_t LogLines(const floe::testing::TempDir& dir, const std::string& text, size_t at_least) {
+  size_t n = 0;
+  for (int wait = 0; wait < 200; ++wait) {
+    auto log = NewLocalFileIO()->ReadAll(dir.Join("serve.log"));
+    n = 0;
+    if (log.ok()) {
+      for (std::string_view line : Split(log->view(), '\n')) n += line.find(text) != std::string_view::npos;
+    }
+    if (n >= at_least) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  return n;
+}
+
+TEST_F(RestCatalogTest, RefreshSendsItsETagAndKeepsItsCopyWhenNotModified) {
+  CreateRowsTable(*catalog_);
+  auto ops = catalog_->NewTableOps(Ident(kTableName));
+  iceberg::TableState first = ops->Refresh().value();
+  iceberg::TableState second = ops->Refresh().value();
+  // 304: the same metadata object, not a second parse of the same file.
+  EXPECT_EQ(second.metadata.get(), first.metadata.get());
+  EXPECT_EQ(second.metadata_location, first.metadata_location);
+  const std::string load = StrCat("GET /v1/namespaces/", Ident(kTableName).ns.ToString(), "/tables/",
+                                  Ident(kTableName).name, " ");
+  EXPECT_EQ(LogLines(dir_, load + "304", 1), 1u);
+
+  // Another writer moves the table: the next Refresh reads the new state.
+  auto other = OpenRest(server_->url());
+  ASSERT_NE(other, nullptr);
+  iceberg::TableState moved = other->CommitTable(Ident(kTableName), {}, {iceberg::SetProperties{{{"k", "v"}}}}).value();
+  iceberg::TableState third = ops->Refresh().value();
+  EXPECT_EQ(third.metadata_location, moved.metadata_location);
+  EXPECT_EQ(third.metadata->properties.at("k"), "v");
+  // A commit through the operations hands its answer's ETag on.
+  iceberg::TableState fourth = ops->Commit(third, WithProperty(*third.metadata, "k2", "v2")).value();
+  EXPECT_EQ(ops->Refresh().value().metadata.get(), fourth.metadata.get());
+  EXPECT_EQ(LogLines(dir_, load + "304", 2), 2u);
+}
+
+TEST_F(RestCatalogTest, ALostCommitAnswerIsReplayedForItsIdempotencyKey) {
+  CreateRowsTable(*catalog_);
+  floe::testing::TcpProxy proxy(server_->port());
+  auto through = OpenThroughProxy(proxy, /*idempotency_keys=*/true);
+  ASSERT_NE(through, nullptr);
+  auto ops = std::make_shared<DroppingOps>(through->NewTableOps(Ident(kTableName)), &proxy,
+                                           floe::testing::TcpProxy::Mode::kDropResponse);
+  iceberg::Table table(ops);
+  const Rows rows = MakeRows(1, 4, {"eu", "us"});
+  auto appended = table.Append(SourceFor(table, rows).value());
+  // The server committed; the client sent it again with the same key and
+  // got the first answer back, without a second run.
+  ASSERT_TRUE(appended.ok()) << appended.status().ToString();
+  EXPECT_EQ(appended->commit.attempts, 1);
+  auto state = catalog_->LoadTable(Ident(kTableName)).value();
+  ASSERT_EQ(state.metadata->snapshots.size(), 1u);
+  EXPECT_EQ(state.metadata->snapshots[0].snapshot_id, appended->commit.snapshot_id);
+  EXPECT_EQ(state.metadata->metadata_log.size(), 1u);  // one commit after the create
+  const std::string commit = StrCat("POST /v1/namespaces/", Ident(kTableName).ns.ToString(), "/tables/",
+                                    Ident(kTableName).name, " 200");
+  EXPECT_EQ(LogLines(dir_, commit, 2), 2u);
+  EXPECT_EQ(LogLines(dir_, "replayed", 1), 1u);
+
+  // A swallowed commit (the server never saw it) is sent again with its key
+  // after the timeout, and lands once.
+  auto base = ops->Refresh().value();
+  proxy.Queue(floe::testing::TcpProxy::Mode::kHang, 1);
+  auto committed = through->NewTableOps(Ident(kTableName))->Commit(base, WithProperty(*base.metadata, "k", "v"));
+  ASSERT_TRUE(committed.ok()) << committed.status().ToString();
+  auto now = catalog_->LoadTable(Ident(kTableName)).value();
+  EXPECT_EQ(now.metadata->properties.at("k"), "v");
+  EXPECT_EQ(now.metadata->metadata_log.size(), 2u);
 }
 
 }  // namespace

@@ -235,6 +235,21 @@ TEST(RestHttpTest, PostIsNotResentAfterTheConnectionDropped) {
       << response.status().message();
 }
 
+TEST(RestHttpTest, PostWithAnIdempotencyKeyIsResentAfterTheConnectionDropped) {
+  HangUpServer server;
+  Recorder recorder;
+  RestHttp http(Options(server.url(), &recorder, 3));
+  http.set_idempotency_keys(true);  // the server announced idempotency-key-lifetime
+  RestRequest post = Get("v1/ns/namespaces/a/tables/t");
+  post.method = "POST";
+  post.body = "{}";
+  TransportFailure failure = TransportFailure::kNone;
+  auto response = http.Send(post, &failure);
+  ASSERT_FALSE(response.ok());
+  EXPECT_EQ(server.requests(), 3);  // every attempt, one key (the server replays)
+  EXPECT_EQ(failure, TransportFailure::kOutcomeUnknown);  // still: the caller resolves it
+}
+
 TEST(RestHttpTest, IdempotentRequestsAreResentAfterTheConnectionDropped) {
   HangUpServer server;
   Recorder recorder;

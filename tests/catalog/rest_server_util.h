@@ -28,13 +28,19 @@ namespace floe::catalog::testing {
 class FloeServer {
  public:
   // Serves <dir>/catalog.db with warehouse <dir>/warehouse; `extra` flags
-  // are appended. A `--catalog` or `--warehouse` among them replaces the
-  // default one.
-  explicit FloeServer(const floe::testing::TempDir& dir, std::vector<std::string> extra = {}) {
-    std::vector<std::string> args = {FLOE_BINARY, "serve", "--host", "127.0.0.1", "--port", "0", "--insecure-dev"};
-    const auto given = [&](const char* flag) { return std::find(extra.begin(), extra.end(), flag) != extra.end(); };
-    if (!given("--catalog")) args.insert(args.end(), {"--catalog", "sqlite:" + dir.Join("catalog.db")});
-    if (!given("--warehouse")) args.insert(args.end(), {"--warehouse", dir.Join("warehouse")});
+  // are appended; a `--warehouse` among them replaces the default one.
+  explicit FloeServer(const floe::testing::TempDir& dir, std::vector<std::string> extra = {})
+      : FloeServer(dir, "sqlite:" + dir.Join("catalog.db"), std::move(extra)) {}
+
+  // Serves the catalog at `catalog_uri` (sqlite:..., postgresql://...) with
+  // warehouse <dir>/warehouse.
+  FloeServer(const floe::testing::TempDir& dir, const std::string& catalog_uri, std::vector<std::string> extra) {
+    std::vector<std::string> args = {FLOE_BINARY, "serve",          "--host",    "127.0.0.1",
+                                     "--port",    "0",              "--insecure-dev", "--catalog",
+                                     catalog_uri};
+    if (std::find(extra.begin(), extra.end(), "--warehouse") == extra.end()) {
+      args.insert(args.end(), {"--warehouse", dir.Join("warehouse")});
+    }
     args.insert(args.end(), extra.begin(), extra.end());
     const std::string log_path = dir.Join("serve.log");
     int out[2];

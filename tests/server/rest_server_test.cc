@@ -251,6 +251,25 @@ TEST(RestServer, LocationsStayInsideTheWarehouse) {
   EXPECT_EQ(f.http().Get("/v1/namespaces/shop/tables/t")->status, 200);  // unchanged, server up
 }
 
+TEST(RestServer, AllowedLocationsAddRootsBesideTheWarehouse) {
+  floe::testing::TempDir other;
+  RestServerOptions options = ServerFixture::Insecure();
+  options.allowed_locations = {"s3://other/tables", other.path()};
+  ServerFixture f(options);
+  ASSERT_EQ(f.Post("/v1/namespaces", R"({"namespace":["shop"]})")->status, 200);
+  auto in_other = f.Post("/v1/namespaces/shop/tables",
+                         CreateTableBody("t", R"(,"location":")" + other.Join("shop/t") + R"(")"));
+  EXPECT_EQ(in_other->status, 200) << in_other->body;
+  // Still no climbing out, and roots are whole segments.
+  auto climbing = f.Post("/v1/namespaces/shop/tables",
+                         CreateTableBody("u", R"(,"location":")" + other.path() + R"(/../u")"));
+  EXPECT_EQ(climbing->status, 400);
+  auto sibling = f.Post("/v1/namespaces/shop/tables", CreateTableBody("v", R"(,"location":"s3://other/tables2/v")"));
+  EXPECT_EQ(sibling->status, 403);
+  EXPECT_EQ(ErrorType(sibling), "ForbiddenException");
+  EXPECT_EQ(f.Post("/v1/namespaces", R"({"namespace":["x"],"properties":{"location":"/etc/x"}})")->status, 403);
+}
+
 TEST(RestServer, RegisterExistingMetadata) {
   ServerFixture f;
   ASSERT_EQ(f.Post("/v1/namespaces", R"({"namespace":["shop"]})")->status, 200);

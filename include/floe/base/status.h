@@ -36,6 +36,18 @@ enum class StatusCode : unsigned char {
 // The spec-style name of a code: "InvalidArgument", "CommitConflict", ...
 std::string_view StatusCodeName(StatusCode code);
 
+// Why a CommitConflict happened, for a caller that decides whether to re-run
+// a commit (the REST server re-runs a lost swap on the new metadata, where
+// the requirements are checked again). Set where the conflict is found, never
+// inferred from the message; other codes carry kUnspecified.
+enum class ConflictReason : unsigned char {
+  kUnspecified = 0,    // not said
+  kRequirementFailed,  // a requirement (assert-*) does not hold on the current metadata
+  kSwapLost,           // the pointer swap did not happen, whatever the requirements: the
+                       // compare-and-swap found the pointer moved or the row gone, or a
+                       // swap whose answer was lost proved not to have landed
+};
+
 class Status {
  public:
   // An OK status. Cheap: holds no allocation.
@@ -78,12 +90,22 @@ class Status {
   bool IsCancelled() const { return code() == StatusCode::kCancelled; }
   bool IsInternal() const { return code() == StatusCode::kInternal; }
 
+  // The CommitConflict's reason; kUnspecified for every other status.
+  ConflictReason conflict_reason() const {
+    return state_ && state_->code == StatusCode::kCommitConflict ? state_->reason : ConflictReason::kUnspecified;
+  }
+  // A CommitConflict whose pointer swap was lost to another writer.
+  bool IsSwapLost() const { return conflict_reason() == ConflictReason::kSwapLost; }
+  // A copy carrying `reason`. Only a CommitConflict keeps it; any other
+  // status is returned unchanged.
+  Status WithConflictReason(ConflictReason reason) const;
+
   // "OK", or "<CodeName>: <message>".
   std::string ToString() const;
 
   // The same code with "<context>: " put before the message, so an error that
   // travels up names every object on the way: `table 'db.t': manifest 'm0.avro': ...`.
-  // Returns OK unchanged.
+  // Returns OK unchanged; keeps the conflict reason.
   Status WithContext(std::string_view context) const;
 
   bool operator==(const Status& other) const {
@@ -94,6 +116,7 @@ class Status {
   struct State {
     StatusCode code;
     std::string message;
+    ConflictReason reason = ConflictReason::kUnspecified;
   };
   std::unique_ptr<State> state_;  // null means OK
 };

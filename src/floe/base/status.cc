@@ -52,7 +52,15 @@ Status Status::WithContext(std::string_view context) const {
   std::string msg(context);
   msg += ": ";
   msg += state_->message;
-  return Status(state_->code, std::move(msg));
+  Status out(state_->code, std::move(msg));
+  out.state_->reason = state_->reason;
+  return out;
+}
+
+Status Status::WithConflictReason(ConflictReason reason) const {
+  Status out(*this);
+  if (out.IsCommitConflict()) out.state_->reason = reason;
+  return out;
 }
 
 int ExitCodeFor(const Status& status) {

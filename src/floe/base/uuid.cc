@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <chrono>
 #include <random>
 
 namespace floe {
@@ -29,13 +30,8 @@ std::mt19937_64& Generator() {
   return state.generator;
 }
 
-}  // namespace
-
-std::string RandomUuid() {
-  uint64_t high = Generator()();
-  uint64_t low = Generator()();
-  high = (high & ~uint64_t{0xf000}) | 0x4000;                    // version 4
-  low = (low & ~(uint64_t{0xc} << 60)) | (uint64_t{0x8} << 60);  // variant 10
+// The 128 bits as 8-4-4-4-12 lowercase hex.
+std::string FormatUuid(uint64_t high, uint64_t low) {
   static const char* kDigits = "0123456789abcdef";
   std::string out;
   out.reserve(36);
@@ -49,6 +45,29 @@ std::string RandomUuid() {
     if (i == 12) out.push_back('-');
   }
   return out;
+}
+
+constexpr uint64_t kVariantMask = uint64_t{0xc} << 60;
+constexpr uint64_t kVariant10 = uint64_t{0x8} << 60;
+
+}  // namespace
+
+std::string RandomUuid() {
+  uint64_t high = Generator()();
+  uint64_t low = Generator()();
+  high = (high & ~uint64_t{0xf000}) | 0x4000;  // version 4
+  low = (low & ~kVariantMask) | kVariant10;
+  return FormatUuid(high, low);
+}
+
+std::string RandomUuidV7() {
+  const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                      std::chrono::system_clock::now().time_since_epoch())
+                      .count();
+  // unix_ts_ms (48) | ver (4) | rand_a (12); var (2) | rand_b (62).
+  const uint64_t high = (static_cast<uint64_t>(ms) << 16) | 0x7000 | (Generator()() & 0x0fff);
+  const uint64_t low = (Generator()() & ~kVariantMask) | kVariant10;
+  return FormatUuid(high, low);
 }
 
 int64_t RandomPositiveId() {

@@ -106,7 +106,8 @@ Result<iceberg::TableState> CatalogTableOperations::Commit(const iceberg::TableS
       case Outcome::kNotLanded:
         swapped = Status::CommitConflict(StrCat("table ", ident_.ToString(),
                                                 ": the commit did not land (its answer was lost: ", swapped.message(),
-                                                ")"));
+                                                ")"))
+                      .WithConflictReason(ConflictReason::kSwapLost);
         break;
       case Outcome::kUnknown:
         // The file may be the table's current metadata now: keep it.

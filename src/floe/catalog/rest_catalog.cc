@@ -1,6 +1,7 @@
 #include "floe/catalog/rest_catalog.h"
 
 #include <algorithm>
+#include <filesystem>
 #include <set>
 
 #include "floe/base/strings.h"
@@ -84,6 +85,9 @@ Status RestCatalog::FetchConfig() {
       endpoints_.insert(rest::kViewEndpoints.begin(), rest::kViewEndpoints.end());
     }
   }
+  // spec: "Presence of this field indicates the server supports
+  // Idempotency-Key semantics for mutation endpoints."
+  http_->set_idempotency_keys(options_.idempotency_keys && config->idempotency_key_lifetime.has_value());
   while (!prefix_.empty() && prefix_.back() == '/') prefix_.pop_back();
   while (!prefix_.empty() && prefix_.front() == '/') prefix_.erase(0, 1);
   return Status::OK();
@@ -271,14 +275,27 @@ Result<iceberg::TableState> RestCatalog::CreateTable(const TableIdentifier& iden
 }
 
 Result<iceberg::TableState> RestCatalog::LoadTable(const TableIdentifier& ident) {
+  FLOE_ASSIGN_OR_RETURN(LoadedTable loaded, LoadTableWithETag(ident, nullptr));
+  return std::move(loaded.state);
+}
+
+Result<RestCatalog::LoadedTable> RestCatalog::LoadTableWithETag(const TableIdentifier& ident,
+                                                                const LoadedTable* known) {
   FLOE_RETURN_IF_ERROR(ident.Validate());
   RestRequest request;
   request.path = TablePath(ident);
   request.query.emplace_back("snapshots", "all");
-  FLOE_ASSIGN_OR_RETURN(HttpResponse response, Call(request, nullptr, &ident));
+  const bool conditional = known != nullptr && !known->etag.empty() && known->state.metadata != nullptr;
+  if (conditional) request.headers.emplace_back("If-None-Match", known->etag);
+  FLOE_ASSIGN_OR_RETURN(HttpResponse response, http_->Send(request));
+  // spec (loadTable): 304 "Not Modified - Based on the content of the
+  // 'If-None-Match' header the table metadata has not changed since."
+  if (response.status == 304 && conditional) return *known;
+  if (!Ok2xx(response)) return ErrorStatus(request, response, nullptr, &ident);
   auto result = rest::ParseLoadTableResult(response.body);
   if (!result.ok()) return BadBody(request, *http_, result.status());
-  return StateOf(std::move(result->metadata_location), std::move(result->metadata));
+  return LoadedTable{StateOf(std::move(result->metadata_location), std::move(result->metadata)),
+                     std::string(response.Header("etag"))};
 }
 
 Result<bool> RestCatalog::TableExists(const TableIdentifier& ident) {
@@ -321,7 +338,11 @@ Result<iceberg::TableState> RestCatalog::RegisterTable(const TableIdentifier& id
   RestRequest request;
   request.method = "POST";
   request.path = NamespacePath(ident.ns) + "/register";
-  request.body = rest::ToJson(rest::RegisterTableRequest{ident.name, metadata_location, false});
+  // A local path is sent without "." and ".." segments, which servers refuse
+  // (floe's location policy does): "/src/../shared/m.json" → "/shared/m.json".
+  std::string location = metadata_location;
+  if (StartsWith(location, "/")) location = std::filesystem::path(location).lexically_normal().string();
+  request.body = rest::ToJson(rest::RegisterTableRequest{ident.name, location, false});
   FLOE_ASSIGN_OR_RETURN(HttpResponse response, Call(request, &ident.ns));
   auto result = rest::ParseLoadTableResult(response.body);
   if (!result.ok()) return BadBody(request, *http_, result.status());
@@ -331,6 +352,13 @@ Result<iceberg::TableState> RestCatalog::RegisterTable(const TableIdentifier& id
 Result<iceberg::TableState> RestCatalog::CommitTable(const TableIdentifier& ident,
                                                      const std::vector<iceberg::TableRequirement>& requirements,
                                                      const std::vector<iceberg::TableUpdate>& updates) {
+  FLOE_ASSIGN_OR_RETURN(LoadedTable committed, CommitTableWithETag(ident, requirements, updates));
+  return std::move(committed.state);
+}
+
+Result<RestCatalog::LoadedTable> RestCatalog::CommitTableWithETag(
+    const TableIdentifier& ident, const std::vector<iceberg::TableRequirement>& requirements,
+    const std::vector<iceberg::TableUpdate>& updates) {
   FLOE_RETURN_IF_ERROR(ident.Validate());
   RestRequest request;
   request.method = "POST";
@@ -358,6 +386,14 @@ Result<iceberg::TableState> RestCatalog::CommitTable(const TableIdentifier& iden
   }
   if (!Ok2xx(*response)) {
     Status status = ErrorStatus(request, *response, nullptr, &ident);
+    if (failure == TransportFailure::kOutcomeUnknown) {
+      // Resent with its key after a lost answer: a server that no longer
+      // knew the key ran it again, and this error may be about the first
+      // attempt's own effect (a requirement it made false).
+      return Status::CommitStateUnknown(
+          StrCat("table ", ident.ToString(), ": the commit was resent after a lost answer and then failed: ",
+                 status.message()));
+    }
     // 409 is always a lost race or a failed requirement here.
     if (response->status == 409) return Status::CommitConflict(status.message());
     return status;
@@ -368,7 +404,8 @@ Result<iceberg::TableState> RestCatalog::CommitTable(const TableIdentifier& iden
     return Status::CommitStateUnknown(
         StrCat("table ", ident.ToString(), ": unreadable commit response: ", result.status().message()));
   }
-  return StateOf(std::move(result->metadata_location), std::move(result->metadata));
+  return LoadedTable{StateOf(std::move(result->metadata_location), std::move(result->metadata)),
+                     std::string(response->Header("etag"))};
 }
 
 Result<std::vector<iceberg::TableState>> RestCatalog::CommitTransaction(const std::vector<TableCommit>& commits) {
@@ -394,6 +431,10 @@ Result<std::vector<iceberg::TableState>> RestCatalog::CommitTransaction(const st
   }
   if (!Ok2xx(*response)) {
     Status status = ErrorStatus(request, *response, nullptr, nullptr);
+    if (failure == TransportFailure::kOutcomeUnknown) {
+      return Status::CommitStateUnknown(
+          StrCat("transaction: resent after a lost answer and then failed: ", status.message()));
+    }
     if (response->status == 409) return Status::CommitConflict(status.message());
     return status;
   }

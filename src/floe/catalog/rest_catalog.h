@@ -36,11 +36,22 @@
 // has no views, unless the catalog property "view-endpoints-supported" is
 // "true" (as Java's client reads it); decision 0036.
 //
+// When the config announces "idempotency-key-lifetime", every mutation
+// carries an Idempotency-Key (rest_http.h), so a POST whose answer was lost
+// is sent again with the same key and the server answers with its first
+// response.
+//
+// ETags: LoadTableWithETag sends If-None-Match with the ETag of a state it
+// already holds and keeps that state on 304 Not Modified (RestTableOperations
+// does so on every Refresh).
+//
 // Errors: the server's error model mapped onto Status
 // (catalog/rest/error_model.h), with NotFound worded as every floe catalog
 // words it ("table shop.orders does not exist"); IOError naming the request
 // for transport failures; PermissionDenied for 401/403. CommitTable: 409
-// CommitConflict, 500/502/504 and a lost response CommitStateUnknown.
+// CommitConflict, 500/502/504 and a lost response CommitStateUnknown — also
+// an error answer to a commit resent with its key after a lost answer (a
+// replay cannot be told from a second run then).
 //
 // NewTableOps: a TableOperations whose Commit sends the change from base to
 // updated as requirements and updates (iceberg/table_metadata_diff.h). A
@@ -89,6 +100,10 @@ struct RestCatalogOptions {
   // them (doubling).
   int unknown_commit_reloads = 4;
   int64_t unknown_commit_pause_ms = 100;
+  // Send Idempotency-Key on mutations when the server announces
+  // idempotency-key-lifetime; false: never (a lost commit answer is then
+  // always resolved by reloading).
+  bool idempotency_keys = true;
   RestHttpOptions http;  // base_url is set from `uri`
 };
 
@@ -145,6 +160,20 @@ class RestCatalog final : public Catalog, public std::enable_shared_from_this<Re
   // Whether the server offers `endpoint` ("GET /v1/{prefix}/namespaces"),
   // by its config's "endpoints" (the spec's default set when it sent none).
   bool Offers(std::string_view endpoint) const;
+  // A table state with the ETag of the answer that carried it ("" when the
+  // server sent none).
+  struct LoadedTable {
+    iceberg::TableState state;
+    std::string etag;
+  };
+  // LoadTable, sending If-None-Match: known->etag when `known` has one; on
+  // 304 Not Modified returns *known itself (its metadata shared, not read
+  // again). Errors as LoadTable.
+  Result<LoadedTable> LoadTableWithETag(const TableIdentifier& ident, const LoadedTable* known);
+  // CommitTable, with the ETag of the answer.
+  Result<LoadedTable> CommitTableWithETag(const TableIdentifier& ident,
+                                          const std::vector<iceberg::TableRequirement>& requirements,
+                                          const std::vector<iceberg::TableUpdate>& updates);
 
   const RestCatalogOptions& options() const { return options_; }
   const std::shared_ptr<FileIO>& io() const { return io_; }

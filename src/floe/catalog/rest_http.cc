@@ -5,6 +5,7 @@
 #include <thread>
 
 #include "floe/base/strings.h"
+#include "floe/base/uuid.h"
 
 namespace floe::catalog {
 namespace {
@@ -96,7 +97,13 @@ void RestHttp::Sleep(std::chrono::milliseconds delay) const {
 Result<HttpResponse> RestHttp::Send(const RestRequest& request, TransportFailure* failure) {
   if (failure != nullptr) *failure = TransportFailure::kNone;
   const std::string url = Url(request);
-  const bool idempotent = IsIdempotent(request);
+  std::string key = request.idempotency_key;
+  if (key.empty() && idempotency_keys_ && request.authenticated &&
+      (request.method == "POST" || request.method == "DELETE")) {
+    key = RandomUuidV7();
+  }
+  const bool idempotent = IsIdempotent(request) || !key.empty();
+  bool lost_answer = false;  // an attempt was sent and its answer lost
   const int max_attempts = std::max(1, options_.retry.max_attempts);
   bool reauthorized = false;
   for (int attempt = 1;; ++attempt) {
@@ -106,6 +113,7 @@ Result<HttpResponse> RestHttp::Send(const RestRequest& request, TransportFailure
     http.headers = options_.headers;
     http.headers.insert(http.headers.end(), request.headers.begin(), request.headers.end());
     http.headers.emplace_back("Accept", "application/json");
+    if (!key.empty()) http.headers.emplace_back("Idempotency-Key", key);
     if (!request.body.empty() || request.method == "POST") {
       http.headers.emplace_back("Content-Type", request.content_type);
       http.body = std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(request.body.data()), request.body.size());
@@ -119,12 +127,14 @@ Result<HttpResponse> RestHttp::Send(const RestRequest& request, TransportFailure
     TransportFailure transport = TransportFailure::kNone;
     auto response = client_.Send(http, &transport);
     if (!response.ok()) {
+      if (transport == TransportFailure::kOutcomeUnknown) lost_answer = true;
       const bool may_retry = transport == TransportFailure::kNotSent || idempotent;
       if (may_retry && attempt < max_attempts) {
         Sleep(options_.retry.Delay(attempt));
         continue;
       }
-      if (failure != nullptr) *failure = transport;
+      // A later attempt that never left does not undo an earlier one that did.
+      if (failure != nullptr) *failure = lost_answer ? TransportFailure::kOutcomeUnknown : transport;
       return Status::IOError(StrCat(request.method, " ", url, ": ", response.status().message(),
                                     attempt > 1 ? StrCat(" (after ", attempt, " attempts)") : std::string()));
     }
@@ -139,6 +149,7 @@ Result<HttpResponse> RestHttp::Send(const RestRequest& request, TransportFailure
                               : options_.retry.Delay(attempt));
       continue;
     }
+    if (failure != nullptr && lost_answer) *failure = TransportFailure::kOutcomeUnknown;
     return response;
   }
 }

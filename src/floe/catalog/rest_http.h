@@ -9,14 +9,22 @@
 //     answer's Retry-After (seconds or an HTTP date, capped at
 //     max_retry_after_ms) or else RetryPolicy's full-jitter backoff;
 //   - a transport failure is retried only when the request never reached the
-//     server (connect or resolve failed) or the request is idempotent
-//     (GET, HEAD, PUT, DELETE, or marked so): a POST whose outcome is unknown
-//     is never sent twice — the caller gets IOError with
-//     TransportFailure::kOutcomeUnknown and resolves it (a commit reloads);
+//     server (connect or resolve failed), the request is idempotent
+//     (GET, HEAD, PUT, DELETE, or marked so), or it carries an
+//     Idempotency-Key (spec: "the server ensures no additional effects for
+//     requests that carry the same Idempotency-Key"; every attempt sends the
+//     same key): a POST without a key whose outcome is unknown is never sent
+//     twice — the caller gets IOError with TransportFailure::kOutcomeUnknown
+//     and resolves it (a commit reloads);
 //   - 401 Unauthorized: once, after asking the AuthSession for a new token
 //     (when it can get one).
 // Everything else — including 500/502/504, which the spec makes
 // CommitStateUnknown for commits — goes back to the caller unretried.
+//
+// Idempotency-Key: once set_idempotency_keys(true) (the server's /v1/config
+// announced "idempotency-key-lifetime"), every POST and DELETE that has no
+// key gets a fresh UUIDv7 (spec: "Key format: UUIDv7"), one per Send(): one
+// logical operation, all its attempts.
 //
 // Secrets: tokens travel only in the Authorization header; no message made
 // here contains a header or a request body.
@@ -65,6 +73,9 @@ struct RestRequest {
   // Idempotent requests are retried after transport errors. Defaults by
   // method: everything but POST.
   std::optional<bool> idempotent;
+  // Sent as Idempotency-Key on every attempt, which makes the request
+  // retryable after transport errors; empty: none, or a fresh one (above).
+  std::string idempotency_key;
   bool authenticated = true;  // false: no Authorization header (token fetch)
 };
 
@@ -88,12 +99,19 @@ class RestHttp {
   // The session whose Authorization header every authenticated request
   // carries; nullptr: none. Set before the first Send().
   void set_auth(std::shared_ptr<AuthSession> auth) { auth_ = std::move(auth); }
+  // Whether POST and DELETE get an Idempotency-Key. Set before the first
+  // Send() that may run concurrently.
+  void set_idempotency_keys(bool on) { idempotency_keys_ = on; }
+  bool idempotency_keys() const { return idempotency_keys_; }
 
   // Sends `request` with the retries above. Any final HTTP status is a
   // success here (the caller maps error bodies). IOError
   // "POST http://h/v1/...: <curl error>" on a transport failure after the
   // retries, with *failure telling whether it may have taken effect; the
-  // AuthSession's errors.
+  // AuthSession's errors. With a response, *failure is kOutcomeUnknown when
+  // an earlier attempt (of a keyed request) was sent and its answer lost —
+  // the response may then be the server's replay or a second run — and
+  // kNone otherwise.
   Result<HttpResponse> Send(const RestRequest& request, TransportFailure* failure = nullptr);
 
   // "http://host:port/root/" + path (+ "?" query).
@@ -106,6 +124,7 @@ class RestHttp {
   RestHttpOptions options_;
   HttpClient client_;
   std::shared_ptr<AuthSession> auth_;
+  bool idempotency_keys_ = false;
 };
 
 // The pause a Retry-After header asks for: delta-seconds ("120") or an

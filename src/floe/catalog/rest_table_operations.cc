@@ -10,7 +10,23 @@ namespace floe::catalog {
 RestTableOperations::RestTableOperations(std::shared_ptr<RestCatalog> catalog, TableIdentifier ident)
     : catalog_(std::move(catalog)), ident_(std::move(ident)) {}
 
-Result<iceberg::TableState> RestTableOperations::Refresh() { return catalog_->LoadTable(ident_); }
+void RestTableOperations::Remember(const RestCatalog::LoadedTable& loaded) {
+  if (loaded.etag.empty()) return;
+  std::lock_guard<std::mutex> lock(mutex_);
+  last_ = loaded;
+}
+
+Result<iceberg::TableState> RestTableOperations::Refresh() {
+  RestCatalog::LoadedTable known;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    known = last_;
+  }
+  FLOE_ASSIGN_OR_RETURN(RestCatalog::LoadedTable loaded,
+                        catalog_->LoadTableWithETag(ident_, known.etag.empty() ? nullptr : &known));
+  Remember(loaded);
+  return std::move(loaded.state);
+}
 
 Result<iceberg::TableState> RestTableOperations::Commit(const iceberg::TableState& base,
                                                         const iceberg::TableMetadata& updated) {
@@ -18,8 +34,17 @@ Result<iceberg::TableState> RestTableOperations::Commit(const iceberg::TableStat
   FLOE_ASSIGN_OR_RETURN(iceberg::TableChanges changes,
                         iceberg::DiffTableMetadata(create ? nullptr : base.metadata.get(), updated));
   if (!create && changes.updates.empty()) return base;  // nothing to send
-  auto committed = catalog_->CommitTable(ident_, changes.requirements, changes.updates);
-  if (committed.ok() || committed.status().code() != StatusCode::kCommitStateUnknown) return committed;
+  auto committed = catalog_->CommitTableWithETag(ident_, changes.requirements, changes.updates);
+  if (committed.ok()) {
+    Remember(*committed);
+    return std::move(committed->state);
+  }
+  if (!create && committed.status().IsNotFound()) {
+    // The table was dropped since `base`: the pointer moved, as every
+    // catalog reports it (catalog.h).
+    return Status::CommitConflict(StrCat("table ", name(), " no longer exists"));
+  }
+  if (committed.status().code() != StatusCode::kCommitStateUnknown) return committed.status();
   return Resolve(changes, committed.status());
 }
 

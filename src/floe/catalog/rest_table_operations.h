@@ -3,13 +3,16 @@
 // updates (iceberg/table_metadata_diff.h) and resolves an unknown outcome by
 // reloading (rest_catalog.h says how). The server writes the metadata file;
 // this side writes only data, manifests and manifest lists (through the
-// catalog's FileIO).
+// catalog's FileIO). It keeps the newest state it saw with its ETag, and
+// Refresh asks with If-None-Match: a 304 answer returns that state again
+// without reading the metadata twice.
 //
 // Thread safety: thread-safe.
 
 #pragma once
 
 #include <memory>
+#include <mutex>
 #include <string>
 
 #include "floe/catalog/rest_catalog.h"
@@ -26,8 +29,10 @@ class RestTableOperations final : public iceberg::TableOperations {
   Result<iceberg::TableState> Refresh() override;
 
   // CommitConflict when a requirement failed or the commit surely did not
-  // land; CommitStateUnknown only when reloading could not tell; Unsupported
-  // for a change no REST update expresses; the catalog's other errors.
+  // land ("table shop.orders no longer exists" when the table was dropped,
+  // as every catalog says); CommitStateUnknown only when reloading could not
+  // tell; Unsupported for a change no REST update expresses; the catalog's
+  // other errors.
   Result<iceberg::TableState> Commit(const iceberg::TableState& base, const iceberg::TableMetadata& updated) override;
 
   FileIO& io() override { return *catalog_->io(); }
@@ -38,8 +43,13 @@ class RestTableOperations final : public iceberg::TableOperations {
   // land, or the reloads run out (then `unknown` is returned).
   Result<iceberg::TableState> Resolve(const iceberg::TableChanges& changes, const Status& unknown);
 
+  // Remembers `loaded` as the newest state seen when it has an ETag.
+  void Remember(const RestCatalog::LoadedTable& loaded);
+
   std::shared_ptr<RestCatalog> catalog_;
   TableIdentifier ident_;
+  std::mutex mutex_;
+  RestCatalog::LoadedTable last_;  // guarded by mutex_
 };
 
 }  // namespace floe::catalog

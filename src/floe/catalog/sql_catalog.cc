@@ -345,9 +345,16 @@ Status SqlCatalog::SwapRow(const TableIdentifier& ident, const std::string& expe
                                            "table_namespace = ? AND table_name = ?",
                                            row_filter),
                                     {name(), ident.ns.ToString(), ident.name}));
-    if (current.empty()) return Status::CommitConflict(StrCat(what, " ", ident.ToString(), " no longer exists"));
-    return Status::CommitConflict(StrCat(what, " ", ident.ToString(), " was changed by another commit: its metadata is ",
-                                         Quote(current.Text(0, 0)), ", expected ", Quote(expected)));
+    // The compare-and-swap matched no row: another writer moved the pointer
+    // (or dropped the row). Callers re-running commits rely on the reason.
+    if (current.empty()) {
+      return Status::CommitConflict(StrCat(what, " ", ident.ToString(), " no longer exists"))
+          .WithConflictReason(ConflictReason::kSwapLost);
+    }
+    return Status::CommitConflict(StrCat(what, " ", ident.ToString(),
+                                         " was changed by another commit: its metadata is ", Quote(current.Text(0, 0)),
+                                         ", expected ", Quote(expected)))
+        .WithConflictReason(ConflictReason::kSwapLost);
   }
   bool unknown = false;
   Status committed = txn.Commit(&unknown);

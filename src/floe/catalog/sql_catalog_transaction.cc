@@ -116,8 +116,9 @@ Result<std::vector<iceberg::TableState>> SqlCatalog::CommitTransaction(const std
       }
       if (*changed == 0) {
         remove_written();
-        return Status::CommitConflict(
-            StrCat("transaction: table ", ident.ToString(), " was changed by another commit; nothing was committed"));
+        return Status::CommitConflict(StrCat("transaction: table ", ident.ToString(),
+                                             " was changed by another commit; nothing was committed"))
+            .WithConflictReason(ConflictReason::kSwapLost);
       }
     }
     bool unknown = false;

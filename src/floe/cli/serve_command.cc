@@ -27,6 +27,7 @@ struct ServeFlags {
   std::string prefix;
   bool insecure_dev = false;
   size_t workers = 0;
+  std::vector<std::string> allowed_locations;
 };
 
 Result<std::string> ReadFile(const std::string& path) {
@@ -66,6 +67,9 @@ Status RunServe(CommandContext& ctx, const ServeFlags& flags) {
   if (flags.workers > 0) options.worker_threads = flags.workers;
   options.insecure_dev = flags.insecure_dev;
   options.warehouse = AbsoluteWarehouse(warehouse);
+  for (const std::string& location : flags.allowed_locations) {
+    options.allowed_locations.push_back(AbsoluteWarehouse(location));
+  }
 
   FLOE_ASSIGN_OR_RETURN(auto io, ctx.FileIOFor(options.warehouse));
   FLOE_ASSIGN_OR_RETURN(auto catalog, catalog::OpenCatalog(catalog_uri, options.warehouse, std::move(io)));
@@ -109,6 +113,8 @@ void AddServeCommand(CLI::App& app, CommandSet& commands) {
   serve->add_option("--config", flags.config, "Server settings and OAuth clients, a JSON file (docs/cli.md)");
   serve->add_option("--prefix", flags.prefix, "The {prefix} path segment announced by /v1/config");
   serve->add_option("--workers", flags.workers, "Worker threads (default 8)");
+  serve->add_option("--allowed-location", flags.allowed_locations,
+                    "Another root client-named table locations may be below, besides the warehouse (repeatable)");
   serve->add_flag("--insecure-dev", flags.insecure_dev, "No authentication: for local development only");
 }
 

@@ -18,7 +18,10 @@ int64_t SystemNowMs() {
       .count();
 }
 
-Status Conflict(std::string message) { return Status::CommitConflict("requirement failed: " + std::move(message)); }
+Status Conflict(std::string message) {
+  return Status::CommitConflict("requirement failed: " + std::move(message))
+      .WithConflictReason(ConflictReason::kRequirementFailed);
+}
 
 std::string RefDescription(const std::string& ref) { return ref == kMainBranch ? "branch main" : "ref '" + ref + "'"; }
 

@@ -42,10 +42,14 @@ std::string_view ViewUpdateAction(const ViewUpdate& update) {
 
 Status ValidateViewRequirement(const ViewRequirement& requirement, const ViewMetadata* current) {
   const auto& assert_uuid = std::get<AssertViewUuid>(requirement);
-  if (current == nullptr) return Status::CommitConflict("requirement failed: the view does not exist");
+  if (current == nullptr) {
+    return Status::CommitConflict("requirement failed: the view does not exist")
+        .WithConflictReason(ConflictReason::kRequirementFailed);
+  }
   if (current->view_uuid != assert_uuid.uuid) {
     return Status::CommitConflict(
-        StrCat("requirement failed: view uuid is ", current->view_uuid, ", expected ", assert_uuid.uuid));
+               StrCat("requirement failed: view uuid is ", current->view_uuid, ", expected ", assert_uuid.uuid))
+        .WithConflictReason(ConflictReason::kRequirementFailed);
   }
   return Status::OK();
 }

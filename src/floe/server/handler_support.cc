@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <limits>
+#include <thread>
 
 #include "floe/base/strings.h"
 #include "floe/server/handlers.h"
@@ -43,6 +44,8 @@ RestResponse CommitErrorResponse(const Status& status) {
   }
   return ErrorResponse(status);
 }
+
+void PauseBeforeRerun(int attempt) { std::this_thread::sleep_for(std::chrono::milliseconds(2 * attempt - 1)); }
 
 Status Authorize(const RestRequest& request, Principal::Access access, const catalog::Namespace& ns) {
   if (request.principal.Allows(access, ns)) return Status::OK();

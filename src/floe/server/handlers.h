@@ -75,21 +75,21 @@ RestResponse ErrorResponse(int code, std::string type, std::string message);
 // IOError / Internal / Corrupt become 503 ServiceUnavailableException, since
 // clients read any 500 from a commit as "state unknown".
 RestResponse CommitErrorResponse(const Status& status);
-// Runs `commit` (a catalog commit returning Result<...>) again, a few times
-// with a short pause, while it loses the pointer swap to another commit
-// ("changed by another commit") — not when a requirement failed: the
-// requirements are checked again on the new metadata, so a client only sees
-// 409 when its assumptions no longer hold, as the spec's requirements mean.
-template <typename CommitFn>
-auto RetryLostSwaps(CommitFn commit) -> decltype(commit()) {
-  constexpr int kCommitAttempts = 8;
-  for (int attempt = 0;; ++attempt) {
-    auto committed = commit();
-    if (committed.ok() || !committed.status().IsCommitConflict() || attempt == kCommitAttempts - 1 ||
-        committed.status().message().find("changed by another commit") == std::string::npos) {
-      return committed;
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(1 + attempt * 2));
+
+// Runs `commit` (a callable returning Result<T>) again while it fails with a
+// lost pointer swap (Status::IsSwapLost — another commit landed between its
+// read and its swap), at most kCommitAttempts times in all, pausing a little
+// longer each time. The catalog re-checks the requirements on the new
+// metadata, so a client sees 409 only when its assumptions no longer hold,
+// as the spec's requirements mean; a failed requirement is never re-run.
+inline constexpr int kCommitAttempts = 8;
+void PauseBeforeRerun(int attempt);
+template <typename Commit>
+auto RerunLostSwaps(Commit&& commit) -> decltype(commit()) {
+  for (int attempt = 1;; ++attempt) {
+    auto result = commit();
+    if (result.ok() || !result.status().IsSwapLost() || attempt == kCommitAttempts) return result;
+    PauseBeforeRerun(attempt);
   }
 }
 

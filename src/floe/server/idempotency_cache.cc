@@ -44,7 +44,7 @@ std::optional<CachedResponse> IdempotencyCache::Begin(const std::string& key, st
     return CachedResponse{503,
                           R"({"error":{"message":"a request with this Idempotency-Key is still running; retry later",)"
                           R"("type":"ServiceUnavailableException","code":503}})",
-                          "application/json"};
+                          "application/json", ""};
   }
   return e->second.response;
 }

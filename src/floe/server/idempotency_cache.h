@@ -27,6 +27,7 @@ struct CachedResponse {
   int status = 0;
   std::string body;
   std::string content_type;
+  std::string etag;
 };
 
 class IdempotencyCache {

@@ -1,5 +1,7 @@
 #include "floe/server/location_policy.h"
 
+#include <algorithm>
+
 #include "floe/base/strings.h"
 
 namespace floe::server {
@@ -35,10 +37,13 @@ SplitLocation SplitOf(std::string_view location) {
 
 }  // namespace
 
-LocationPolicy::LocationPolicy(std::string warehouse) : warehouse_(std::move(warehouse)) {
-  SplitLocation split = SplitOf(warehouse_);
-  scheme_ = std::move(split.scheme);
-  segments_ = std::move(split.segments);
+LocationPolicy::LocationPolicy(std::string warehouse, std::vector<std::string> allowed)
+    : warehouse_(std::move(warehouse)) {
+  allowed.insert(allowed.begin(), warehouse_);
+  for (const std::string& root : allowed) {
+    SplitLocation split = SplitOf(root);
+    roots_.push_back(Root{std::move(split.scheme), std::move(split.segments)});
+  }
 }
 
 Status LocationPolicy::Check(std::string_view location, std::string_view what) const {
@@ -47,9 +52,11 @@ Status LocationPolicy::Check(std::string_view location, std::string_view what) c
   if (split.has_dot_segment) {
     return Status::InvalidArgument(StrCat(what, " ", Quote(location), " has a '.' or '..' segment"));
   }
-  bool inside = split.scheme == scheme_ && split.segments.size() >= segments_.size();
-  for (size_t i = 0; inside && i < segments_.size(); ++i) inside = split.segments[i] == segments_[i];
-  if (!inside) {
+  auto inside = [&](const Root& root) {
+    if (split.scheme != root.scheme || split.segments.size() < root.segments.size()) return false;
+    return std::equal(root.segments.begin(), root.segments.end(), split.segments.begin());
+  };
+  if (std::none_of(roots_.begin(), roots_.end(), inside)) {
     return Status::PermissionDenied(
         StrCat(what, " ", Quote(location), " is outside the warehouse ", Quote(warehouse_)));
   }

@@ -42,6 +42,9 @@ namespace {
 using Handler = RestResponse (*)(ServerState&, const RestRequest&);
 
 thread_local std::chrono::steady_clock::time_point request_start{};
+// Whether this worker's current answer is an Idempotency-Key replay (the
+// access log says so).
+thread_local bool request_replayed = false;
 
 std::string_view PathOf(std::string_view target) {
   const size_t q = target.find('?');
@@ -129,6 +132,7 @@ Handler Route(const std::vector<std::string>& seg, RestRequest& request, RestRes
 
 void RestServer::Impl::Handle(const httplib::Request& req, httplib::Response& res) {
   request_start = std::chrono::steady_clock::now();
+  request_replayed = false;
   RestRequest request;
   request.method = req.method;
   const std::string_view raw_path = PathOf(req.target);
@@ -204,14 +208,17 @@ void RestServer::Impl::Handle(const httplib::Request& req, httplib::Response& re
   const std::string cache_key =
       StrCat(request.principal.subject, "\n", req.method, " ", raw_path, "\n", idempotency_key);
   if (auto replay = idempotency.Begin(cache_key, std::chrono::seconds(state.options.request_timeout_s))) {
+    request_replayed = true;
     RestResponse r;
     r.status = replay->status;
     r.body = replay->body;
     r.content_type = replay->content_type;
+    r.etag = replay->etag;
     return Send(res, r);
   }
   RestResponse response = handler(state, request);
-  idempotency.Finish(cache_key, CachedResponse{response.status, response.body, response.content_type});
+  idempotency.Finish(cache_key,
+                     CachedResponse{response.status, response.body, response.content_type, response.etag});
   Send(res, response);
 }
 
@@ -234,7 +241,7 @@ Result<std::unique_ptr<RestServer>> RestServer::Make(std::shared_ptr<catalog::Ca
                           TokenAuthority::Make(options.clients, options.signing_key, options.token_lifetime_s));
     auth = std::make_unique<TokenAuthority>(std::move(authority));
   }
-  LocationPolicy locations(options.warehouse);
+  LocationPolicy locations(options.warehouse, options.allowed_locations);
   const int64_t lifetime = options.idempotency_lifetime_s;
   const size_t max_entries = options.idempotency_max_entries;
   ServerState state{std::move(catalog), std::move(options), std::move(locations), std::move(auth)};
@@ -287,7 +294,8 @@ Result<std::unique_ptr<RestServer>> RestServer::Make(std::shared_ptr<catalog::Ca
       }
       request_start = {};
       const std::string line = StrCat("rest: ", req.method, " ", req.path, " ", res.status, " ", ms, "ms ",
-                                      res.body.size(), "B\n");
+                                      res.body.size(), "B", request_replayed ? " replayed" : "", "\n");
+      request_replayed = false;
       std::fwrite(line.data(), 1, line.size(), stderr);
     });
   }

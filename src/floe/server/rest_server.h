@@ -42,6 +42,8 @@ struct RestServerOptions {
   // Absolute warehouse location (the catalog's): default table locations
   // are below it and client-named locations must be.
   std::string warehouse;
+  // More roots client-named locations may be below (location_policy.h).
+  std::vector<std::string> allowed_locations;
   // The {prefix} path segment, announced in /v1/config's overrides; empty:
   // none (/v1/namespaces...).
   std::string prefix;

@@ -21,7 +21,7 @@ Result<ServeSettings> Read(simdjson::dom::element root, RestServerOptions* o) {
       "host",           "port",          "prefix",         "catalog",
       "warehouse",      "signing-key",   "token-lifetime-seconds", "max-body-bytes",
       "request-timeout-seconds", "worker-threads", "idempotency-key-lifetime-seconds",
-      "max-page-size",  "clients"};
+      "max-page-size",  "clients",       "allowed-locations"};
   for (auto [key, value] : obj.object()) {
     if (!kKnown.count(key)) return obj.Bad(key, value, "not a known server setting");
   }
@@ -63,6 +63,11 @@ Result<ServeSettings> Read(simdjson::dom::element root, RestServerOptions* o) {
   FLOE_RETURN_IF_ERROR(positive("worker-threads", &o->worker_threads));
   FLOE_RETURN_IF_ERROR(positive("idempotency-key-lifetime-seconds", &o->idempotency_lifetime_s));
   FLOE_RETURN_IF_ERROR(positive("max-page-size", &o->max_page_size));
+  FLOE_ASSIGN_OR_RETURN(auto allowed, obj.StringList("allowed-locations", /*required=*/false));
+  for (size_t i = 0; i < allowed.size(); ++i) {
+    if (allowed[i].empty()) return Status::InvalidArgument(StrCat("field 'allowed-locations[", i, "]' is empty"));
+  }
+  o->allowed_locations.insert(o->allowed_locations.end(), allowed.begin(), allowed.end());
   FLOE_ASSIGN_OR_RETURN(auto clients, obj.Array("clients", /*required=*/false));
   for (size_t i = 0; i < clients.size(); ++i) {
     FLOE_ASSIGN_OR_RETURN(JsonObjectReader c, JsonObject(clients[i], StrCat("clients[", i, "]")));

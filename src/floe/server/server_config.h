@@ -7,6 +7,7 @@
 //    "token-lifetime-seconds": 3600, "max-body-bytes": 16777216,
 //    "request-timeout-seconds": 30, "worker-threads": 8,
 //    "idempotency-key-lifetime-seconds": 1800, "max-page-size": 1000,
+//    "allowed-locations": ["s3://other-bucket/tables"],
 //    "clients": [{"client-id": "spark", "client-secret": "...",
 //                 "scopes": ["rw:shop", "ro:*"]}]}
 //

@@ -172,8 +172,8 @@ RestResponse CommitTable(ServerState& state, const RestRequest& request) {
                                                         ident.ToString())));
   }
   if (Status s = CheckUpdateLocations(state, parsed->updates); !s.ok()) return ErrorResponse(s);
-  auto committed =
-      RetryLostSwaps([&] { return state.catalog->CommitTable(ident, parsed->requirements, parsed->updates); });
+  Result<iceberg::TableState> committed =
+      RerunLostSwaps([&] { return state.catalog->CommitTable(ident, parsed->requirements, parsed->updates); });
   if (!committed.ok()) return CommitErrorResponse(committed.status());
   auto json = rest::ToJson(rest::CommitTableResponse{committed->metadata_location, *committed->metadata});
   if (!json.ok()) return ErrorResponse(json.status());

@@ -24,7 +24,9 @@ RestResponse CommitTransaction(ServerState& state, const RestRequest& request) {
     }
     commits.push_back(catalog::TableCommit{ident, std::move(change.requirements), std::move(change.updates)});
   }
-  auto committed = state.catalog->CommitTransaction(commits);
+  // A transaction that lost a swap is re-run whole: every table's
+  // requirements are checked again on its new metadata.
+  auto committed = RerunLostSwaps([&] { return state.catalog->CommitTransaction(commits); });
   if (!committed.ok()) return CommitErrorResponse(committed.status());
   return NoContent();
 }

@@ -84,7 +84,7 @@ RestResponse ReplaceView(ServerState& state, const RestRequest& request) {
   }
   if (Status s = CheckUpdateLocations(state, parsed->updates); !s.ok()) return ErrorResponse(s);
   auto replaced =
-      RetryLostSwaps([&] { return state.catalog->ReplaceView(ident, parsed->requirements, parsed->updates); });
+      RerunLostSwaps([&] { return state.catalog->ReplaceView(ident, parsed->requirements, parsed->updates); });
   if (!replaced.ok()) return CommitErrorResponse(replaced.status());
   return ViewResult(*replaced);
 }

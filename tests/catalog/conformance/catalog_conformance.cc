@@ -1,5 +1,6 @@
 // The factories of the catalog conformance suite: SQLite and PostgreSQL
-// (a real server, started once for the whole test program).
+// (a real server, started once for the whole test program), and `floe
+// serve` over each (rest_backends.h).
 
 #include "catalog/catalog_conformance.h"
 
@@ -7,6 +8,7 @@
 
 #include "catalog/conformance/conformance_test.h"
 #include "catalog/conformance/postgres_test_server.h"
+#include "catalog/conformance/rest_backends.h"
 #include "floe/catalog/catalog_uri.h"
 #include "floe/catalog/sql_catalog.h"
 
@@ -63,10 +65,14 @@ class PostgresFactory final : public CatalogFactory {
   }
 };
 
-// Stops the PostgreSQL server, if a test started it, when the program ends.
+// Stops the REST servers, then the PostgreSQL server one of them may serve,
+// if a test started them, when the program ends.
 class PostgresEnvironment final : public ::testing::Environment {
  public:
-  void TearDown() override { PostgresTestServer::Shutdown(); }
+  void TearDown() override {
+    StopRestServers();
+    PostgresTestServer::Shutdown();
+  }
 };
 
 [[maybe_unused]] ::testing::Environment* const kPostgresEnvironment =
@@ -77,7 +83,8 @@ class PostgresEnvironment final : public ::testing::Environment {
 const std::vector<CatalogFactory*>& Factories() {
   static SqliteFactory sqlite;
   static PostgresFactory postgresql;
-  static const std::vector<CatalogFactory*> factories = {&sqlite, &postgresql};
+  static const std::vector<CatalogFactory*> factories = {&sqlite, &postgresql, RestSqliteFactory(),
+                                                         RestPostgresFactory()};
   return factories;
 }
 
