@@ -302,12 +302,12 @@ Status RestCatalog::RenameTable(const TableIdentifier& from, const TableIdentifi
 }
 
 Result<iceberg::TableState> RestCatalog::RegisterTable(const TableIdentifier& ident,
-                                                       const std::string& metadata_location) {
+                                                       const std::string& metadata_location, bool overwrite) {
   FLOE_RETURN_IF_ERROR(ident.Validate());
   RestRequest request;
   request.method = "POST";
   request.path = NamespacePath(ident.ns) + "/register";
-  request.body = rest::ToJson(rest::RegisterTableRequest{ident.name, metadata_location, false});
+  request.body = rest::ToJson(rest::RegisterTableRequest{ident.name, metadata_location, overwrite});
   FLOE_ASSIGN_OR_RETURN(HttpResponse response, Call(request, &ident.ns));
   auto result = rest::ParseLoadTableResult(response.body);
   if (!result.ok()) return BadBody(request, *http_, result.status());
