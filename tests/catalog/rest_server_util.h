@@ -27,19 +27,16 @@ namespace floe::catalog::testing {
 class FloeServer {
  public:
   // Serves <dir>/catalog.db with warehouse <dir>/warehouse; `extra` flags
-  // are appended.
-  explicit FloeServer(const floe::testing::TempDir& dir, std::vector<std::string> extra = {}) {
-    std::vector<std::string> args = {FLOE_BINARY,
-                                     "serve",
-                                     "--host",
-                                     "127.0.0.1",
-                                     "--port",
-                                     "0",
-                                     "--insecure-dev",
-                                     "--catalog",
-                                     "sqlite:" + dir.Join("catalog.db"),
-                                     "--warehouse",
-                                     dir.Join("warehouse")};
+  // are appended. Without `insecure_dev`, authentication is on (give the
+  // clients with --config in `extra`).
+  explicit FloeServer(const floe::testing::TempDir& dir, std::vector<std::string> extra = {},
+                      bool insecure_dev = true) {
+    std::vector<std::string> args = {FLOE_BINARY, "serve", "--host", "127.0.0.1", "--port", "0"};
+    if (insecure_dev) args.push_back("--insecure-dev");
+    for (std::string arg : {std::string("--catalog"), "sqlite:" + dir.Join("catalog.db"), std::string("--warehouse"),
+                            dir.Join("warehouse")}) {
+      args.push_back(std::move(arg));
+    }
     args.insert(args.end(), extra.begin(), extra.end());
     const std::string log_path = dir.Join("serve.log");
     int out[2];
