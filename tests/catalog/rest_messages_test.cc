@@ -218,6 +218,29 @@ TEST(RestMessages, CreateTableRequestRoundTrips) {
       << bad_type.status().message();
 }
 
+// spec: PartitionSpec's "spec-id" is readOnly and PartitionField's
+// "field-id" optional, so clients with unbound specs leave them out; DuckDB
+// adds "type": "struct". All are read as the same spec.
+TEST(RestMessages, CreateTableRequestTakesUnboundAndDecoratedSpecs) {
+  const std::string schema =
+      R"("schema":{"type":"struct","fields":[{"id":1,"name":"region","required":false,"type":"string"}]})";
+  for (const std::string& spec :
+       {std::string(R"({"fields":[{"source-id":1,"name":"region","transform":"identity"}]})"),
+        std::string(R"({"spec-id":0,"type":"struct","fields":[{"name":"region","transform":"identity",)"
+                    R"("source-id":1,"field-id":1000}]})")}) {
+    auto parsed = ParseCreateTableRequest(R"({"name":"t",)" + schema + R"(,"partition-spec":)" + spec + "}");
+    ASSERT_TRUE(parsed.ok()) << spec << ": " << parsed.status().ToString();
+    EXPECT_EQ(parsed->table.partition_spec.spec_id, 0);
+    ASSERT_EQ(parsed->table.partition_spec.fields.size(), 1u);
+    EXPECT_EQ(parsed->table.partition_spec.fields[0].name, "region");
+  }
+  auto update = ParseCommitTableRequest(
+      R"({"requirements":[],"updates":[{"action":"add-spec","spec":{"fields":[]}}]})");
+  ASSERT_TRUE(update.ok()) << update.status().ToString();
+  ASSERT_EQ(update->updates.size(), 1u);
+  EXPECT_TRUE(std::holds_alternative<iceberg::AddPartitionSpec>(update->updates[0]));
+}
+
 TEST(RestMessages, LoadTableResultAndCommitResponseCarryMetadata) {
   LoadTableResult result{"file:///wh/shop/orders/metadata/00000-x.metadata.json", OrdersMetadata(),
                          {{"token", "t"}}};

@@ -29,15 +29,19 @@ class FloeServer {
  public:
   // Serves <dir>/catalog.db with warehouse <dir>/warehouse; `extra` flags
   // are appended; a `--warehouse` among them replaces the default one.
-  explicit FloeServer(const floe::testing::TempDir& dir, std::vector<std::string> extra = {})
-      : FloeServer(dir, "sqlite:" + dir.Join("catalog.db"), std::move(extra)) {}
+  // Without `insecure_dev`, authentication is on (give the clients with
+  // --config in `extra`).
+  explicit FloeServer(const floe::testing::TempDir& dir, std::vector<std::string> extra = {},
+                      bool insecure_dev = true)
+      : FloeServer(dir, "sqlite:" + dir.Join("catalog.db"), std::move(extra), insecure_dev) {}
 
   // Serves the catalog at `catalog_uri` (sqlite:..., postgresql://...) with
   // warehouse <dir>/warehouse.
-  FloeServer(const floe::testing::TempDir& dir, const std::string& catalog_uri, std::vector<std::string> extra) {
-    std::vector<std::string> args = {FLOE_BINARY, "serve",          "--host",    "127.0.0.1",
-                                     "--port",    "0",              "--insecure-dev", "--catalog",
-                                     catalog_uri};
+  FloeServer(const floe::testing::TempDir& dir, const std::string& catalog_uri, std::vector<std::string> extra,
+             bool insecure_dev = true) {
+    std::vector<std::string> args = {FLOE_BINARY, "serve", "--host", "127.0.0.1", "--port", "0"};
+    if (insecure_dev) args.push_back("--insecure-dev");
+    args.insert(args.end(), {"--catalog", catalog_uri});
     if (std::find(extra.begin(), extra.end(), "--warehouse") == extra.end()) {
       args.insert(args.end(), {"--warehouse", dir.Join("warehouse")});
     }

@@ -153,6 +153,8 @@ try {
   token = admin.json?.access_token ?? '';
   await step('garbage token', 'GET', '/v1/config', { auth: false, headers: { Authorization: 'Bearer nope' } }, 401, 'NotAuthorizedException');
   const cfg = await step('config', 'GET', '/v1/config', {}, 200, 'CatalogConfig');
+  await step('config for the warehouse', 'GET', `/v1/config?warehouse=${encodeURIComponent(cfg.json?.defaults?.warehouse ?? '')}`, {}, 200, 'CatalogConfig');
+  await step('config for another warehouse', 'GET', '/v1/config?warehouse=s3%3A%2F%2Fother%2Fwh', {}, 400, 'BadRequestException');
   for (const e of cfg.json?.endpoints ?? []) {
     const [verb, route] = e.split(' ');
     const item = spec.paths[route];
@@ -239,6 +241,10 @@ try {
   const reg = { name: 'registered', 'metadata-location': location };
   check('register request', 'RegisterTableRequest', reg);
   await step('register', 'POST', '/v1/namespaces/shop/register', { body: reg }, 200, 'LoadTableResult');
+  await step('register taken', 'POST', '/v1/namespaces/shop/register', { body: reg }, 409, 'AlreadyExistsException');
+  const overwrite = { ...reg, overwrite: true };
+  check('register overwrite request', 'RegisterTableRequest', overwrite);
+  await step('register overwrite', 'POST', '/v1/namespaces/shop/register', { body: overwrite }, 200, 'LoadTableResult');
   await step('register outside', 'POST', '/v1/namespaces/shop/register', { body: { name: 'x', 'metadata-location': '/tmp/x.metadata.json' } }, 403, 'ForbiddenException');
   await step('drop ns not empty', 'DELETE', '/v1/namespaces/shop', {}, 409, 'NamespaceNotEmptyException');
   await step('drop registered', 'DELETE', '/v1/namespaces/shop/tables/registered', {}, 204, null);

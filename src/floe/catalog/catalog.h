@@ -208,9 +208,18 @@ class Catalog {
 
   // Registers an existing metadata file as table `ident` (after reading it,
   // so a bad file is refused with its error). NotFound when the namespace
-  // does not exist; AlreadyExists when the name is taken.
-  virtual Result<iceberg::TableState> RegisterTable(const TableIdentifier& ident,
-                                                    const std::string& metadata_location) = 0;
+  // does not exist; AlreadyExists when the name is taken by a view, or by a
+  // table unless `overwrite` (spec RegisterTableRequest: "Whether to
+  // overwrite table metadata if the table already exists"): then the
+  // table's pointer is swapped to the file, by compare-and-swap, as a
+  // commit would (its previous metadata location is kept as the previous
+  // one; its files are not touched).
+  virtual Result<iceberg::TableState> RegisterTable(const TableIdentifier& ident, const std::string& metadata_location,
+                                                    bool overwrite) = 0;
+  // RegisterTable without overwrite.
+  Result<iceberg::TableState> RegisterTable(const TableIdentifier& ident, const std::string& metadata_location) {
+    return RegisterTable(ident, metadata_location, /*overwrite=*/false);
+  }
 
   // The REST commit: checks `requirements` against the table's current
   // metadata, applies `updates`, writes the result as a new metadata file and

@@ -333,7 +333,7 @@ Status RestCatalog::RenameTable(const TableIdentifier& from, const TableIdentifi
 }
 
 Result<iceberg::TableState> RestCatalog::RegisterTable(const TableIdentifier& ident,
-                                                       const std::string& metadata_location) {
+                                                       const std::string& metadata_location, bool overwrite) {
   FLOE_RETURN_IF_ERROR(ident.Validate());
   RestRequest request;
   request.method = "POST";
@@ -342,7 +342,7 @@ Result<iceberg::TableState> RestCatalog::RegisterTable(const TableIdentifier& id
   // (floe's location policy does): "/src/../shared/m.json" → "/shared/m.json".
   std::string location = metadata_location;
   if (StartsWith(location, "/")) location = std::filesystem::path(location).lexically_normal().string();
-  request.body = rest::ToJson(rest::RegisterTableRequest{ident.name, location, false});
+  request.body = rest::ToJson(rest::RegisterTableRequest{ident.name, location, overwrite});
   FLOE_ASSIGN_OR_RETURN(HttpResponse response, Call(request, &ident.ns));
   auto result = rest::ParseLoadTableResult(response.body);
   if (!result.ok()) return BadBody(request, *http_, result.status());

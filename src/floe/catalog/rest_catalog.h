@@ -137,8 +137,9 @@ class RestCatalog final : public Catalog, public std::enable_shared_from_this<Re
   Result<bool> TableExists(const TableIdentifier& ident) override;
   Status DropTable(const TableIdentifier& ident, bool purge) override;
   Status RenameTable(const TableIdentifier& from, const TableIdentifier& to) override;
-  Result<iceberg::TableState> RegisterTable(const TableIdentifier& ident,
-                                            const std::string& metadata_location) override;
+  using Catalog::RegisterTable;
+  Result<iceberg::TableState> RegisterTable(const TableIdentifier& ident, const std::string& metadata_location,
+                                            bool overwrite) override;
   Result<iceberg::TableState> CommitTable(const TableIdentifier& ident,
                                           const std::vector<iceberg::TableRequirement>& requirements,
                                           const std::vector<iceberg::TableUpdate>& updates) override;

@@ -508,12 +508,38 @@ Status SqlCatalog::RenameTable(const TableIdentifier& from, const TableIdentifie
 }
 
 Result<iceberg::TableState> SqlCatalog::RegisterTable(const TableIdentifier& ident,
-                                                      const std::string& metadata_location) {
+                                                      const std::string& metadata_location, bool overwrite) {
   FLOE_RETURN_IF_ERROR(ident.Validate());
   auto metadata = iceberg::ReadTableMetadata(*io_, metadata_location);
   if (!metadata.ok()) return metadata.status().WithContext(StrCat("registering table ", ident.ToString()));
-  FLOE_RETURN_IF_ERROR(CreateMetadataLocation(ident, metadata_location));
-  return iceberg::TableState{metadata_location, std::make_shared<const iceberg::TableMetadata>(std::move(*metadata))};
+  iceberg::TableState registered{metadata_location,
+                                 std::make_shared<const iceberg::TableMetadata>(std::move(*metadata))};
+  if (!overwrite) {
+    FLOE_RETURN_IF_ERROR(CreateMetadataLocation(ident, metadata_location));
+    return registered;
+  }
+  // Overwrite replaces whatever the pointer holds, so a commit that moves
+  // it between the read and the swap only means reading it again; the swap
+  // itself is the same compare-and-swap as a commit's, so no commit is
+  // silently undone by a stale read.
+  constexpr int kAttempts = 8;
+  Status last = Status::OK();
+  for (int attempt = 0; attempt < kAttempts; ++attempt) {
+    auto current = LoadMetadataLocation(ident);
+    if (current.ok()) {
+      last = SwapMetadataLocation(ident, *current, metadata_location);
+      if (last.ok()) return registered;
+      if (!last.IsCommitConflict()) return last;
+      continue;
+    }
+    if (!current.status().IsNotFound()) return current.status();
+    last = CreateMetadataLocation(ident, metadata_location);
+    if (last.ok()) return registered;
+    // Taken again after no table row was found: a view has the name (a
+    // first AlreadyExists may be a table created meanwhile).
+    if (!last.IsAlreadyExists() || attempt > 0) return last;
+  }
+  return last.WithContext(StrCat("registering table ", ident.ToString(), " with overwrite"));
 }
 
 Result<iceberg::TableState> SqlCatalog::CommitTable(const TableIdentifier& ident,

@@ -171,10 +171,16 @@ Result<std::vector<PartitionField>> ReadPartitionFields(element array, const std
   return fields;
 }
 
-Result<PartitionSpec> ReadPartitionSpec(element e, const std::string& path, bool require_field_ids) {
+Result<PartitionSpec> ReadPartitionSpec(element e, const std::string& path, bool require_field_ids,
+                                        bool require_spec_id) {
   FLOE_ASSIGN_OR_RETURN(JsonObjectReader obj, JsonObject(e, path));
   PartitionSpec spec;
-  FLOE_ASSIGN_OR_RETURN(spec.spec_id, obj.Int32("spec-id"));
+  if (require_spec_id) {
+    FLOE_ASSIGN_OR_RETURN(spec.spec_id, obj.Int32("spec-id"));
+  } else {
+    FLOE_ASSIGN_OR_RETURN(auto spec_id, obj.OptionalInt32("spec-id"));
+    spec.spec_id = spec_id.value_or(0);
+  }
   FLOE_ASSIGN_OR_RETURN(element fields, obj.Get("fields"));
   FLOE_ASSIGN_OR_RETURN(spec.fields, ReadPartitionFields(fields, obj.PathOf("fields"), require_field_ids));
   return spec;
@@ -247,7 +253,7 @@ Result<PartitionSpec> PartitionSpecFromJson(std::string_view json, int32_t spec_
       FLOE_ASSIGN_OR_RETURN(spec.fields, internal::ReadPartitionFields(root, "fields", false));
       return spec;
     }
-    return internal::ReadPartitionSpec(root, "", false);
+    return internal::ReadPartitionSpec(root, "", false, /*require_spec_id=*/true);
   });
 }
 

@@ -45,8 +45,11 @@ namespace internal {
 Result<TypePtr> ReadType(simdjson::dom::element e, const std::string& path);
 Result<Schema> ReadSchema(simdjson::dom::element e, const std::string& path);
 // `require_field_ids`: v2+ specs must carry every partition field's id; v1
-// ones get ids from 1000 in order when absent.
-Result<PartitionSpec> ReadPartitionSpec(simdjson::dom::element e, const std::string& path, bool require_field_ids);
+// ones get ids from 1000 in order when absent. Without `require_spec_id` a
+// missing "spec-id" reads as 0: REST requests may leave it out (spec:
+// PartitionSpec's "spec-id" is readOnly; the catalog assigns it).
+Result<PartitionSpec> ReadPartitionSpec(simdjson::dom::element e, const std::string& path, bool require_field_ids,
+                                        bool require_spec_id);
 Result<std::vector<PartitionField>> ReadPartitionFields(simdjson::dom::element array, const std::string& path,
                                                         bool require_field_ids);
 Result<SortOrder> ReadSortOrder(simdjson::dom::element e, const std::string& path);

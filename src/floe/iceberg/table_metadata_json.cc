@@ -161,7 +161,7 @@ Status ReadPartitionSpecs(const JsonObjectReader& root, TableMetadata* m) {
   if (root.Has("partition-specs")) {
     FLOE_RETURN_IF_ERROR(
         ReadList(root, "partition-specs", true, &m->partition_specs, [v2](element e, const std::string& path) {
-          return internal::ReadPartitionSpec(e, path, /*require_field_ids=*/v2);
+          return internal::ReadPartitionSpec(e, path, /*require_field_ids=*/v2, /*require_spec_id=*/true);
         }));
     FLOE_ASSIGN_OR_RETURN(m->default_spec_id, root.Int32("default-spec-id"));
   } else {

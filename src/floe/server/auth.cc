@@ -7,6 +7,7 @@
 #include <simdjson.h>
 
 #include <algorithm>
+#include <optional>
 
 #include "floe/base/json_writer.h"
 #include "floe/base/strings.h"
@@ -127,6 +128,14 @@ std::string TokenAuthority::Sign(const std::string& subject, const std::vector<s
 }
 
 Result<Principal> TokenAuthority::Verify(std::string_view token, int64_t now_s) const {
+  FLOE_ASSIGN_OR_RETURN(Principal principal, Decode(token));
+  if (principal.expires_at_s <= now_s) {
+    return Status::PermissionDenied(StrCat("token expired ", now_s - principal.expires_at_s, "s ago"));
+  }
+  return principal;
+}
+
+Result<Principal> TokenAuthority::Decode(std::string_view token) const {
   const Status malformed = Status::PermissionDenied("token is malformed");
   if (!StartsWith(token, kTokenPrefix)) return malformed;
   const size_t dot = token.rfind('.');
@@ -148,9 +157,36 @@ Result<Principal> TokenAuthority::Verify(std::string_view token, int64_t now_s) 
       root["scope"].get(scope) != simdjson::SUCCESS) {
     return malformed;
   }
-  if (exp <= now_s) return Status::PermissionDenied(StrCat("token expired ", now_s - exp, "s ago"));
   return Principal{std::string(sub), SplitScopes(scope), exp};
 }
+
+namespace {
+
+// Scope words that ask for everything the client holds: "catalog" (the
+// default of Java, PyIceberg, Spark, Trino and Flink) and Polaris's
+// "PRINCIPAL_ROLE:ALL", which setups copied from Polaris send.
+bool AsksForEverything(std::string_view scope) { return scope == "catalog" || scope == "PRINCIPAL_ROLE:ALL"; }
+
+// The scopes granted for `requested` out of `held`: all held ones when the
+// request names none (or only "everything" words); otherwise exactly the
+// named ones, each of which must be held (nullopt names the first that is
+// not, in *refused).
+std::optional<std::vector<std::string>> GrantScopes(std::string_view requested, const std::vector<std::string>& held,
+                                                    std::string* refused) {
+  std::vector<std::string> granted;
+  for (const std::string& s : SplitScopes(requested)) {
+    if (AsksForEverything(s)) continue;
+    if (std::find(held.begin(), held.end(), s) == held.end()) {
+      *refused = s;
+      return std::nullopt;
+    }
+    granted.push_back(s);
+  }
+  if (granted.empty()) granted = held;
+  return granted;
+}
+
+}  // namespace
 
 std::variant<IssuedToken, TokenRefusal> TokenAuthority::Issue(const std::map<std::string, std::string>& form,
                                                               std::string_view basic_auth, int64_t now_s) const {
@@ -160,7 +196,7 @@ std::variant<IssuedToken, TokenRefusal> TokenAuthority::Issue(const std::map<std
   };
   const std::string grant = field("grant_type");
   if (grant.empty()) return TokenRefusal{"invalid_request", "grant_type is missing", 400};
-  if (grant != "client_credentials") {
+  if (grant != "client_credentials" && grant != kTokenExchangeGrant) {
     return TokenRefusal{"unsupported_grant_type", StrCat("grant_type ", Quote(grant), " is not supported"), 400};
   }
   std::string id = field("client_id");
@@ -175,26 +211,69 @@ std::variant<IssuedToken, TokenRefusal> TokenAuthority::Issue(const std::map<std
       }
     }
   }
-  if (id.empty() || secret.empty()) return TokenRefusal{"invalid_request", "client_id and client_secret are required", 400};
   const ClientCredentials* client = nullptr;
-  for (const auto& c : clients_) {
-    // Every client is compared, so the time taken does not tell which ids exist.
-    const bool match = ConstantTimeEquals(c.client_id, id) & ConstantTimeEquals(c.client_secret, secret);
-    if (match) client = &c;
-  }
-  if (client == nullptr) return TokenRefusal{"invalid_client", "unknown client or wrong secret", 401};
-  std::vector<std::string> granted;
-  const std::vector<std::string> requested = SplitScopes(field("scope"));
-  for (const std::string& s : requested) {
-    if (s == "catalog") continue;  // the clients' default: everything allowed
-    if (std::find(client->scopes.begin(), client->scopes.end(), s) == client->scopes.end()) {
-      return TokenRefusal{"invalid_scope", StrCat("scope ", Quote(s), " is not granted to this client"), 400};
+  if (!id.empty() && !secret.empty()) {
+    for (const auto& c : clients_) {
+      // Every client is compared, so the time taken does not tell which ids exist.
+      const bool match = ConstantTimeEquals(c.client_id, id) & ConstantTimeEquals(c.client_secret, secret);
+      if (match) client = &c;
     }
-    granted.push_back(s);
+    if (client == nullptr) return TokenRefusal{"invalid_client", "unknown client or wrong secret", 401};
   }
-  if (granted.empty()) granted = client->scopes;
+  if (grant == kTokenExchangeGrant) return Exchange(form, client, now_s);
+  if (client == nullptr) return TokenRefusal{"invalid_request", "client_id and client_secret are required", 400};
+  std::string refused;
+  auto granted = GrantScopes(field("scope"), client->scopes, &refused);
+  if (!granted) {
+    return TokenRefusal{"invalid_scope", StrCat("scope ", Quote(refused), " is not granted to this client"), 400};
+  }
   const int64_t exp = now_s + token_lifetime_s_;
-  return IssuedToken{Sign(client->client_id, granted, now_s, exp), token_lifetime_s_, JoinScopes(granted)};
+  return IssuedToken{Sign(client->client_id, *granted, now_s, exp), token_lifetime_s_, JoinScopes(*granted)};
+}
+
+std::variant<IssuedToken, TokenRefusal> TokenAuthority::Exchange(const std::map<std::string, std::string>& form,
+                                                                 const ClientCredentials* client,
+                                                                 int64_t now_s) const {
+  auto field = [&](const char* key) -> std::string {
+    auto it = form.find(key);
+    return it == form.end() ? std::string() : it->second;
+  };
+  const std::string subject_token = field("subject_token");
+  if (subject_token.empty()) return TokenRefusal{"invalid_request", "subject_token is missing", 400};
+  const std::string type = field("subject_token_type");
+  if (type != "urn:ietf:params:oauth:token-type:access_token" && type != "urn:ietf:params:oauth:token-type:jwt") {
+    return TokenRefusal{"invalid_request", StrCat("subject_token_type ", Quote(type), " is not an access token"), 400};
+  }
+  auto subject = Decode(subject_token);
+  if (!subject.ok()) return TokenRefusal{"invalid_grant", std::string(subject.status().message()), 400};
+  const ClientCredentials* issued_to = nullptr;
+  for (const auto& c : clients_) {
+    if (c.client_id == subject->subject) issued_to = &c;
+  }
+  if (issued_to == nullptr) return TokenRefusal{"invalid_grant", "subject_token's client no longer exists", 400};
+  if (client != nullptr && client != issued_to) {
+    return TokenRefusal{"invalid_grant", "subject_token was issued to another client", 400};
+  }
+  // A live token renews itself; an expired one only together with the
+  // credentials of the client it was issued to (as Java sends them, in a
+  // Basic header, when its token has run out).
+  if (subject->expires_at_s <= now_s && client == nullptr) {
+    return TokenRefusal{"invalid_grant", "subject_token expired; exchange it with the client's credentials", 400};
+  }
+  // The client's current scopes bound what an exchange keeps, so a client
+  // whose scopes were narrowed cannot renew its way back to the old ones.
+  std::vector<std::string> held = subject->scopes;
+  std::erase_if(held, [&](const std::string& s) {
+    return std::find(issued_to->scopes.begin(), issued_to->scopes.end(), s) == issued_to->scopes.end();
+  });
+  std::string refused;
+  auto granted = GrantScopes(field("scope"), held, &refused);
+  if (!granted) {
+    return TokenRefusal{"invalid_scope", StrCat("scope ", Quote(refused), " is not held by the subject token"), 400};
+  }
+  if (granted->empty()) return TokenRefusal{"invalid_grant", "subject_token holds no scope this client still has", 400};
+  const int64_t exp = now_s + token_lifetime_s_;
+  return IssuedToken{Sign(subject->subject, *granted, now_s, exp), token_lifetime_s_, JoinScopes(*granted)};
 }
 
 std::string Base64UrlEncode(std::string_view bytes) {

@@ -9,8 +9,18 @@
 //                   everything nested below it; "rw:*" every namespace
 //   ro:<ns>         read only, likewise; "ro:*"
 // A token request for scope "catalog" (what Java, PyIceberg and Spark send by
-// default) or for no scope gets every scope the client is allowed; asking for
-// a scope the client does not hold is refused (invalid_scope).
+// default), "PRINCIPAL_ROLE:ALL" (Polaris's word, in setups copied from it)
+// or for no scope gets every scope the client is allowed; asking for a scope
+// the client does not hold is refused (invalid_scope).
+//
+// Grants: client_credentials (client_id / client_secret in the form or an
+// "Authorization: Basic" header), and RFC 8693 token exchange of a floe
+// token for a fresh one (grant_type
+// urn:ietf:params:oauth:grant-type:token-exchange, subject_token,
+// subject_token_type access_token), which is how Java clients refresh: a
+// live token on its own, an expired one only with its client's credentials.
+// An exchanged token keeps the subject and at most the scopes the client
+// still holds.
 //
 // Token: "floe1.<base64url(payload JSON)>.<base64url(HMAC-SHA256)>", the
 // payload {"sub": client id, "iat": s, "exp": s, "scope": "..."}. Secrets and
@@ -60,6 +70,9 @@ struct TokenRefusal {
   int http_status = 400;
 };
 
+// RFC 8693's grant type.
+inline constexpr std::string_view kTokenExchangeGrant = "urn:ietf:params:oauth:grant-type:token-exchange";
+
 struct IssuedToken {
   std::string access_token;
   int64_t expires_in_s = 0;
@@ -74,10 +87,11 @@ class TokenAuthority {
   static Result<TokenAuthority> Make(std::vector<ClientCredentials> clients, std::string signing_key,
                                      int64_t token_lifetime_s);
 
-  // The client_credentials grant for the form fields of a token request
-  // (grant_type, client_id, client_secret, scope); `basic_auth` is an
-  // "Authorization: Basic ..." header's value, which may carry the id and
-  // secret instead. `now_s`: seconds since the epoch.
+  // The client_credentials or token-exchange grant for the form fields of a
+  // token request (grant_type, client_id, client_secret, scope,
+  // subject_token, subject_token_type); `basic_auth` is an "Authorization:
+  // Basic ..." header's value, which may carry the id and secret instead.
+  // `now_s`: seconds since the epoch.
   std::variant<IssuedToken, TokenRefusal> Issue(const std::map<std::string, std::string>& form,
                                                 std::string_view basic_auth, int64_t now_s) const;
 
@@ -93,6 +107,13 @@ class TokenAuthority {
   int64_t token_lifetime_s() const { return token_lifetime_s_; }
 
  private:
+  // Checks the signature and reads the payload, expired or not.
+  Result<Principal> Decode(std::string_view token) const;
+  // The token-exchange grant; `client` is the authenticated client, if the
+  // request carried credentials.
+  std::variant<IssuedToken, TokenRefusal> Exchange(const std::map<std::string, std::string>& form,
+                                                   const ClientCredentials* client, int64_t now_s) const;
+
   TokenAuthority(std::vector<ClientCredentials> clients, std::string key, int64_t lifetime)
       : clients_(std::move(clients)), key_(std::move(key)), token_lifetime_s_(lifetime) {}
 

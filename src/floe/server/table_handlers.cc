@@ -1,10 +1,12 @@
 // The table routes: list, create (and stage-create), load / HEAD (snapshots,
 // ETag), commit, drop (purgeRequested), rename, register.
 
+#include <cctype>
 #include <set>
 
 #include "floe/base/strings.h"
 #include "floe/catalog/rest/rest_messages.h"
+#include "floe/iceberg/metadata_io.h"
 #include "floe/iceberg/new_table_metadata.h"
 #include "floe/io/file_io.h"
 #include "floe/server/handlers.h"
@@ -187,11 +189,14 @@ RestResponse DropTable(ServerState& state, const RestRequest& request) {
   if (Status s = Authorize(request, Access::kWrite, ident.ns); !s.ok()) return ErrorResponse(s);
   bool purge = false;
   if (auto it = request.query.find("purgeRequested"); it != request.query.end()) {
-    if (it->second != "true" && it->second != "false") {
+    // Case-insensitive: PyIceberg sends Python's "True" / "False".
+    std::string value = it->second;
+    for (char& c : value) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (value != "true" && value != "false") {
       return ErrorResponse(
           Status::InvalidArgument(StrCat("purgeRequested ", Quote(it->second), ": expected true or false")));
     }
-    purge = it->second == "true";
+    purge = value == "true";
   }
   Status dropped = state.catalog->DropTable(ident, purge);
   // A purge that failed part-way still dropped the table: the error is about
@@ -219,24 +224,20 @@ RestResponse RegisterTable(ServerState& state, const RestRequest& request) {
   if (Status s = state.locations.Check(parsed->metadata_location, "metadata location"); !s.ok()) {
     return ErrorResponse(s);
   }
-  if (parsed->overwrite) {
-    auto exists = state.catalog->TableExists(ident);
-    if (!exists.ok()) return ErrorResponse(exists.status());
-    if (*exists) {
-      return ErrorResponse(Status::Unsupported(
-          StrCat("register with overwrite of existing table ", ident.ToString(), " is not supported")));
-    }
-  }
-  auto registered = state.catalog->RegisterTable(ident, parsed->metadata_location);
-  if (!registered.ok()) {
+  // The file is read before the catalog changes, so a table the file puts
+  // outside the warehouse is refused without a registration to undo (with
+  // overwrite, an undo could not restore the pointer safely).
+  auto metadata = iceberg::ReadTableMetadata(state.catalog->NewTableOps(ident)->io(), parsed->metadata_location);
+  if (!metadata.ok()) {
     // A metadata file that cannot be read is the request's fault.
+    if (metadata.status().IsCorrupt()) return ErrorResponse(Status::InvalidArgument(metadata.status().message()));
+    return ErrorResponse(metadata.status());
+  }
+  if (Status s = state.locations.Check(metadata->location, "table location"); !s.ok()) return ErrorResponse(s);
+  auto registered = state.catalog->RegisterTable(ident, parsed->metadata_location, parsed->overwrite);
+  if (!registered.ok()) {
     if (registered.status().IsCorrupt()) return ErrorResponse(Status::InvalidArgument(registered.status().message()));
     return ErrorResponse(registered.status());
-  }
-  if (Status s = state.locations.Check(registered->metadata->location, "table location"); !s.ok()) {
-    // The file put the table outside the warehouse: undo the registration.
-    (void)state.catalog->DropTable(ident, /*purge=*/false);
-    return ErrorResponse(s);
   }
   return TableResult(*registered);
 }

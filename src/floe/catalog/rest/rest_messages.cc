@@ -271,8 +271,9 @@ Result<CreateTableRequest> ParseCreateTableRequest(std::string_view json) {
     FLOE_ASSIGN_OR_RETURN(element schema, obj.Get("schema"));
     FLOE_ASSIGN_OR_RETURN(r.table.schema, iceberg::internal::ReadSchema(schema, "schema"));
     if (auto spec = obj.Find("partition-spec")) {
-      FLOE_ASSIGN_OR_RETURN(r.table.partition_spec, iceberg::internal::ReadPartitionSpec(*spec, "partition-spec",
-                                                                                          /*require_field_ids=*/false));
+      FLOE_ASSIGN_OR_RETURN(r.table.partition_spec, iceberg::internal::ReadPartitionSpec(
+                                                         *spec, "partition-spec", /*require_field_ids=*/false,
+                                                         /*require_spec_id=*/false));
     }
     if (auto order = obj.Find("write-order")) {
       FLOE_ASSIGN_OR_RETURN(r.table.sort_order, iceberg::internal::ReadSortOrder(*order, "write-order"));

@@ -65,7 +65,8 @@ Result<ib::TableUpdate> ReadUpdate(element e, const std::string& path) {
   if (action == "add-spec") {
     FLOE_ASSIGN_OR_RETURN(element spec, obj.Get("spec"));
     FLOE_ASSIGN_OR_RETURN(ib::PartitionSpec s,
-                          ib::internal::ReadPartitionSpec(spec, obj.PathOf("spec"), /*require_field_ids=*/false));
+                          ib::internal::ReadPartitionSpec(spec, obj.PathOf("spec"), /*require_field_ids=*/false,
+                                                          /*require_spec_id=*/false));
     return ib::TableUpdate{ib::AddPartitionSpec{std::move(s)}};
   }
   if (action == "set-default-spec") {
