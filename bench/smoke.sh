@@ -19,6 +19,8 @@ for bin in "$build"/bench/*_bench; do
     plan_bench) env FLOE_BENCH_PLAN_FILES=20000 "$bin" --benchmark_min_time=0.01 >/dev/null ;;
     # Commits to a table of 1,000 manifests take their setup time; the smoke run keeps 10.
     commit_bench) "$bin" --benchmark_min_time=0.01 --benchmark_filter='BM_AppendCommit/10/' >/dev/null ;;
+    # Not a Google Benchmark: it starts floe serve and PostgreSQL (below).
+    serve_commit_bench) continue ;;
     *) "$bin" --benchmark_min_time=0.01 >/dev/null ;;
   esac
   echo "bench smoke: $name ok"
@@ -27,3 +29,5 @@ BENCH_ROWS=200000 BENCH_RUNS=1 "$here/parquet-vs-duckdb.sh" "$build" | tail -1 |
 # The orders query on S3 next to local disk, on moto with a small table.
 ORDERS_PER_DAY=800 FLOE_BENCH_S3_SERVER=moto "$here/orders-s3-vs-local.sh" "$build" | tail -1 | sed 's/^/bench smoke: /'
 BENCH_ORDERS_PER_DAY=20000 BENCH_RUNS=1 "$here/orders-vs-duckdb.sh" "$build" | tail -1 | sed 's/^/bench smoke: /'
+# Commits through floe serve over SQLite and PostgreSQL, W = 1 and 8, briefly.
+"$here/serve-commits.sh" "$build" short | tail -1 | sed 's/^/bench smoke: /'

@@ -11,8 +11,15 @@ namespace {
 void AppendEscaped(std::string& out, std::string_view s) {
   static constexpr char kHex[] = "0123456789abcdef";
   out.push_back('"');
-  for (char c : s) {
+  // Runs of characters that need no escape are appended at once: metadata
+  // JSON is mostly such runs (paths, names, numbers in summaries).
+  size_t plain = 0;
+  for (size_t i = 0; i < s.size(); ++i) {
+    const char c = s[i];
     const auto u = static_cast<unsigned char>(c);
+    if (u >= 0x20 && c != '"' && c != '\\') continue;
+    if (i > plain) out.append(s.data() + plain, i - plain);
+    plain = i + 1;
     switch (c) {
       case '"': out += "\\\""; break;
       case '\\': out += "\\\\"; break;
@@ -28,11 +35,10 @@ void AppendEscaped(std::string& out, std::string_view s) {
           out += "\\u00";
           out.push_back(kHex[u >> 4]);
           out.push_back(kHex[u & 0xf]);
-        } else {
-          out.push_back(c);
         }
     }
   }
+  if (s.size() > plain) out.append(s.data() + plain, s.size() - plain);
   out.push_back('"');
 }
 

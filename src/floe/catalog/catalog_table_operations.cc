@@ -24,11 +24,13 @@ TableFileIOResolver TableFileIOFromProperties(FileIOProperties catalog_propertie
 }
 
 CatalogTableOperations::CatalogTableOperations(std::shared_ptr<MetadataPointerStore> store, TableIdentifier ident,
-                                               std::shared_ptr<FileIO> io, TableFileIOResolver table_io)
+                                               std::shared_ptr<FileIO> io, TableFileIOResolver table_io,
+                                               std::shared_ptr<TableMetadataCache> cache)
     : store_(std::move(store)),
       ident_(std::move(ident)),
       io_(std::move(io)),
       table_io_resolver_(std::move(table_io)),
+      cache_(std::move(cache)),
       current_io_(io_.get()) {}
 
 Status CatalogTableOperations::UseFileIOFor(const iceberg::TableMetadata& metadata) {
@@ -54,10 +56,10 @@ Status CatalogTableOperations::UseFileIOFor(const iceberg::TableMetadata& metada
 Result<iceberg::TableState> CatalogTableOperations::Refresh() {
   FLOE_RETURN_IF_ERROR(ident_.Validate());
   FLOE_ASSIGN_OR_RETURN(std::string location, store_->LoadMetadataLocation(ident_));
-  auto metadata = iceberg::ReadTableMetadata(*io_, location);
+  auto metadata = ReadTableMetadataCached(*io_, location, cache_.get());
   if (!metadata.ok()) return metadata.status().WithContext(StrCat("table ", ident_.ToString()));
-  FLOE_RETURN_IF_ERROR(UseFileIOFor(*metadata));
-  return iceberg::TableState{std::move(location), std::make_shared<const iceberg::TableMetadata>(std::move(*metadata))};
+  FLOE_RETURN_IF_ERROR(UseFileIOFor(**metadata));
+  return iceberg::TableState{std::move(location), std::move(*metadata)};
 }
 
 Result<iceberg::TableState> CatalogTableOperations::Commit(const iceberg::TableState& base,
@@ -123,13 +125,17 @@ Result<iceberg::TableState> CatalogTableOperations::Commit(const iceberg::TableS
   }
   if (!create) {
     for (const std::string& old_file : iceberg::MetadataFilesToDelete(*base.metadata, published)) {
+      if (cache_ != nullptr) cache_->Erase(old_file);
       Status removed = io.Delete(old_file);
       if (!removed.ok()) {
         FLOE_LOG(kWarning) << "table " << ident_.ToString() << ": " << removed.ToString();
       }
     }
   }
-  return iceberg::TableState{std::move(location), std::make_shared<const iceberg::TableMetadata>(std::move(published))};
+  auto shared = std::make_shared<const iceberg::TableMetadata>(std::move(published));
+  // The file at `location` now holds exactly `shared` and never changes.
+  if (cache_ != nullptr) cache_->Insert(location, shared);
+  return iceberg::TableState{std::move(location), std::move(shared)};
 }
 
 CatalogTableOperations::Outcome CatalogTableOperations::CheckCommitStatus(const iceberg::TableState& base,

@@ -21,6 +21,7 @@
 
 #include "floe/base/result.h"
 #include "floe/catalog/catalog.h"
+#include "floe/catalog/metadata_cache.h"
 #include "floe/iceberg/table_operations.h"
 #include "floe/io/file_io.h"
 
@@ -68,8 +69,12 @@ class CatalogTableOperations : public iceberg::TableOperations {
   // are not known before it is read) and serves every request of a table
   // without storage properties; with `table_io`, a table that has some is
   // served by the FileIO it resolves, metadata writes included (as PyIceberg).
+  // With `cache`, Refresh takes the metadata of a file it names from there
+  // (the pointer is still read from the store every time) and Commit puts
+  // what it published there (see metadata_cache.h).
   CatalogTableOperations(std::shared_ptr<MetadataPointerStore> store, TableIdentifier ident,
-                         std::shared_ptr<FileIO> io, TableFileIOResolver table_io = nullptr);
+                         std::shared_ptr<FileIO> io, TableFileIOResolver table_io = nullptr,
+                         std::shared_ptr<TableMetadataCache> cache = nullptr);
 
   // NotFound when the table does not exist (or its metadata file is gone);
   // InvalidArgument for a malformed identifier; the file's errors otherwise.
@@ -117,6 +122,7 @@ class CatalogTableOperations : public iceberg::TableOperations {
   TableIdentifier ident_;
   std::shared_ptr<FileIO> io_;
   TableFileIOResolver table_io_resolver_;
+  std::shared_ptr<TableMetadataCache> cache_;  // may be null
   std::atomic<FileIO*> current_io_;
   std::mutex mutex_;
   FileIOProperties current_io_properties_;            // guarded by mutex_

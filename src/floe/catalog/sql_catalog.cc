@@ -60,7 +60,10 @@ bool HasColumn(const std::vector<std::string>& columns, std::string_view name) {
 }  // namespace
 
 SqlCatalog::SqlCatalog(std::shared_ptr<SqlBackend> backend, SqlCatalogOptions options, std::shared_ptr<FileIO> io)
-    : options_(std::move(options)), io_(std::move(io)), pool_(std::move(backend)) {}
+    : options_(std::move(options)),
+      io_(std::move(io)),
+      pool_(std::move(backend)),
+      metadata_cache_(std::make_shared<TableMetadataCache>(options_.metadata_cache_entries)) {}
 
 Result<std::shared_ptr<SqlCatalog>> SqlCatalog::Open(SqlCatalogOptions options, std::shared_ptr<FileIO> io) {
   if (options.database_path.empty()) return Status::InvalidArgument("SQL catalog: the database path is empty");
@@ -550,9 +553,9 @@ Result<iceberg::TableState> SqlCatalog::CommitTable(const TableIdentifier& ident
   iceberg::TableState base;
   auto location = LoadMetadataLocation(ident);
   if (location.ok()) {
-    auto metadata = iceberg::ReadTableMetadata(*io_, *location);
+    auto metadata = ReadTableMetadataCached(*io_, *location, metadata_cache_.get());
     if (!metadata.ok()) return metadata.status().WithContext(StrCat("table ", ident.ToString()));
-    base = iceberg::TableState{*location, std::make_shared<const iceberg::TableMetadata>(std::move(*metadata))};
+    base = iceberg::TableState{*location, std::move(*metadata)};
   } else if (!creating || !location.status().IsNotFound()) {
     return location.status();
   }
@@ -563,7 +566,7 @@ Result<iceberg::TableState> SqlCatalog::CommitTable(const TableIdentifier& ident
 }
 
 std::shared_ptr<iceberg::TableOperations> SqlCatalog::NewTableOps(const TableIdentifier& ident) {
-  return std::make_shared<CatalogTableOperations>(shared_from_this(), ident, io_, options_.table_io);
+  return std::make_shared<CatalogTableOperations>(shared_from_this(), ident, io_, options_.table_io, metadata_cache_);
 }
 
 }  // namespace floe::catalog

@@ -52,6 +52,10 @@ struct SqlCatalogOptions {
   TableFileIOResolver table_io{};
   int busy_timeout_ms = 30'000;  // SQLite's busy timeout (PostgreSQL: lock_timeout)
   size_t max_connections = 4;
+  // Parsed metadata files kept in memory (catalog/metadata_cache.h), so
+  // loads and commits do not re-read the file the pointer names when it was
+  // read or written before; 0 turns the cache off.
+  size_t metadata_cache_entries = 256;
 };
 
 class SqlCatalog final : public Catalog, public MetadataPointerStore, public std::enable_shared_from_this<SqlCatalog> {
@@ -159,6 +163,7 @@ class SqlCatalog final : public Catalog, public MetadataPointerStore, public std
   SqlCatalogOptions options_;
   std::shared_ptr<FileIO> io_;
   SqlConnectionPool pool_;
+  std::shared_ptr<TableMetadataCache> metadata_cache_;
   bool has_record_type_ = false;
 };
 

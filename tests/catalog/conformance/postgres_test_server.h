@@ -1,7 +1,8 @@
 // A real PostgreSQL server for the catalog tests, started on first use on a
-// free port of 127.0.0.1 (initdb + pg_ctl from Debian's postgresql package,
-// run as the postgres user when the tests run as root, since initdb refuses
-// root) and stopped when the test program ends. One server per test
+// free port of 127.0.0.1 by dev/postgres-server.sh (initdb + pg_ctl from
+// Debian's postgresql package, run as the postgres user when the tests run
+// as root, since initdb refuses root; bench/serve-commits.sh starts its
+// server the same way) and stopped when the test program ends. One server per test
 // program; each test gets its own database.
 
 #pragma once
