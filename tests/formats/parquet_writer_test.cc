@@ -535,7 +535,9 @@ TEST(ParquetFileWriterTest, DictionaryFallsBackToTheConfiguredEncoding) {
   std::vector<std::optional<std::string>> s;
   for (int i = 0; i < 5000; ++i) {
     rid.push_back(i);
-    s.push_back(StrCat("value-", i % 3000));
+    // The first page repeats ten values, so its dictionary pays; the chunk's
+    // 3000 values later pass the limit.
+    s.push_back(StrCat("value-", i < 300 ? i % 10 : i % 3000));
   }
   auto batches = std::vector<RecordBatch>{Batch(schema, {testing::Int64s(rid), testing::Strings(s)})};
   WriterOptions o;
@@ -557,6 +559,56 @@ TEST(ParquetFileWriterTest, DictionaryFallsBackToTheConfiguredEncoding) {
   EXPECT_GE(dict_data, 1);
   EXPECT_GE(fallback, 1);
   EXPECT_TRUE(m.dictionary_page_offset.has_value());
+  ExpectWellFormed(c.parquet, true);
+  ExpectDuckDbReadsSameValues({c});
+}
+
+TEST(ParquetFileWriterTest, DictionaryThatDoesNotPayOnTheFirstPageIsNotWritten) {
+  // Unique sorted timestamps-like integers and unique strings: a dictionary
+  // is no smaller than PLAIN on the first page, so (as parquet-mr) no page
+  // of the chunk is dictionary-encoded and no dictionary page is written;
+  // a column of few values keeps its dictionary.
+  FLOE_SKIP_WITHOUT_DUCKDB();
+  floe::testing::TempDir dir;
+  // `rid` (the cross-check's row key) is unique and sorted like timestamps.
+  auto schema = MakeSchema({Field("rid", DataType::Int64(), false), Field("s", DataType::Utf8()),
+                            Field("city", DataType::Utf8())});
+  std::vector<std::optional<int64_t>> ts;
+  std::vector<std::optional<std::string>> s, city;
+  for (int i = 0; i < 5000; ++i) {
+    ts.push_back(int64_t{1'800'000'000'000'000} + int64_t{i} * 86'400);
+    s.push_back(StrCat("order-", i));
+    city.push_back(i % 7 == 0 ? "Porto" : "Lisboa");
+  }
+  auto batches =
+      std::vector<RecordBatch>{Batch(schema, {testing::Int64s(ts), testing::Strings(s), testing::Strings(city)})};
+  WriterOptions o;
+  o.page_rows = 1000;
+  o.columns["rid"].encoding = Encoding::DELTA_BINARY_PACKED;
+  Case c = MakeCase(dir, "no_dictionary", schema, batches, o);
+  auto md = DecodeFileMetaData(testing::FindFooter(ReadAll(c.parquet)).bytes);
+  ASSERT_TRUE(md.ok());
+  ASSERT_EQ(md->row_groups.size(), 1u);
+  const auto count = [](const ColumnMetaData& m, PageType type, Encoding encoding) {
+    int n = 0;
+    for (const auto& e : *m.encoding_stats) n += e.page_type == type && e.encoding == encoding ? e.count : 0;
+    return n;
+  };
+  const ColumnMetaData& ts_meta = *md->row_groups[0].columns[0].meta_data;
+  ASSERT_TRUE(ts_meta.encoding_stats.has_value());
+  EXPECT_FALSE(ts_meta.dictionary_page_offset.has_value());
+  EXPECT_EQ(count(ts_meta, PageType::DICTIONARY_PAGE, Encoding::PLAIN), 0);
+  EXPECT_EQ(count(ts_meta, PageType::DATA_PAGE, Encoding::RLE_DICTIONARY), 0);
+  EXPECT_EQ(count(ts_meta, PageType::DATA_PAGE, Encoding::DELTA_BINARY_PACKED), 5);
+  // Constant deltas: five pages of 1000 values in well under a byte per value.
+  EXPECT_LT(ts_meta.total_compressed_size, 1000);
+  const ColumnMetaData& s_meta = *md->row_groups[0].columns[1].meta_data;
+  EXPECT_FALSE(s_meta.dictionary_page_offset.has_value());
+  EXPECT_EQ(count(s_meta, PageType::DATA_PAGE, Encoding::PLAIN), 5);
+  EXPECT_EQ(count(s_meta, PageType::DATA_PAGE, Encoding::RLE_DICTIONARY), 0);
+  const ColumnMetaData& city_meta = *md->row_groups[0].columns[2].meta_data;
+  EXPECT_TRUE(city_meta.dictionary_page_offset.has_value());
+  EXPECT_EQ(count(city_meta, PageType::DATA_PAGE, Encoding::RLE_DICTIONARY), 5);
   ExpectWellFormed(c.parquet, true);
   ExpectDuckDbReadsSameValues({c});
 }

@@ -13,8 +13,10 @@
 //
 // Dictionary: values go through a dictionary (RLE_DICTIONARY data pages and
 // a PLAIN dictionary page first in the chunk) until it passes
-// `dictionary_page_size_limit`, or its first page is no smaller than PLAIN
-// would be; the chunk's later pages then use `encoding`.
+// `dictionary_page_size_limit`; the chunk's later pages then use `encoding`.
+// When the chunk's first page with its dictionary is no smaller than PLAIN
+// would be, the dictionary is dropped: that page and all later ones use
+// `encoding` and the chunk has no dictionary page (parquet-mr's rule).
 //
 // The pages of the chunk are buffered here, compressed, until Finish();
 // memory is bounded by the row group size the file writer chooses.

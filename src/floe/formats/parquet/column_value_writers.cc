@@ -75,15 +75,21 @@ class FixedWidthWriter final : public ColumnChunkWriterBase {
       const size_t start = out->size();
       *encoding = Encoding::RLE_DICTIONARY;
       FLOE_RETURN_IF_ERROR(encoding::EncodeDictionaryIndices(indices_, dictionary_->index_bit_width(), out));
-      indices_.clear();
-      // As parquet-mr: a dictionary that does not beat PLAIN on its first
-      // page is dropped for the rest of the chunk (that page keeps it).
-      if (!dictionary_used_ &&
-          static_cast<int64_t>(out->size() - start) + dictionary_->dictionary_bytes() >= plain_bytes_) {
-        dictionary_active_ = false;
+      if (dictionary_used_ ||
+          static_cast<int64_t>(out->size() - start) + dictionary_->dictionary_bytes() < plain_bytes_) {
+        indices_.clear();
+        dictionary_used_ = true;
+        return Status::OK();
       }
-      dictionary_used_ = true;
-      return Status::OK();
+      // As parquet-mr's FallbackValuesWriter: a dictionary that does not beat
+      // PLAIN on the chunk's first page is dropped, and that page too is
+      // written in the fallback encoding (no dictionary page is written).
+      out->resize(start);
+      const std::span<const T> entries = dictionary_->values();
+      values_.resize(indices_.size());
+      for (size_t k = 0; k < indices_.size(); ++k) values_[k] = entries[indices_[k]];
+      indices_.clear();
+      dictionary_active_ = false;
     }
     *encoding = options_.encoding;
     const std::span<const T> values(values_);
@@ -414,15 +420,18 @@ class BytesWriter final : public ColumnChunkWriterBase {
       const size_t start = out->size();
       *encoding = Encoding::RLE_DICTIONARY;
       FLOE_RETURN_IF_ERROR(encoding::EncodeDictionaryIndices(indices_, dictionary_->index_bit_width(), out));
-      indices_.clear();
-      // As parquet-mr: a dictionary that does not beat PLAIN on its first
-      // page is dropped for the rest of the chunk (that page keeps it).
-      if (!dictionary_used_ &&
-          static_cast<int64_t>(out->size() - start) + dictionary_->dictionary_bytes() >= plain_bytes_) {
-        dictionary_active_ = false;
+      if (dictionary_used_ ||
+          static_cast<int64_t>(out->size() - start) + dictionary_->dictionary_bytes() < plain_bytes_) {
+        indices_.clear();
+        dictionary_used_ = true;
+        return Status::OK();
       }
-      dictionary_used_ = true;
-      return Status::OK();
+      // As parquet-mr: a dictionary that does not beat PLAIN on the chunk's
+      // first page is dropped, that page included (see FixedWidthWriter).
+      out->resize(start);
+      RestorePageValues();
+      indices_.clear();
+      dictionary_active_ = false;
     }
     *encoding = options_.encoding;
     if constexpr (kFixed) {
@@ -478,6 +487,28 @@ class BytesWriter final : public ColumnChunkWriterBase {
         dictionary_ = std::make_unique<Dictionary>(width_, options_.dictionary_page_size_limit);
       } else {
         dictionary_ = std::make_unique<Dictionary>(options_.dictionary_page_size_limit);
+      }
+    }
+  }
+
+  // The open page's values, looked up from its dictionary indices, back in
+  // offsets_ / data_ (the layout of a page that is not dictionary-encoded).
+  void RestorePageValues() {
+    offsets_.assign(1, 0);
+    data_.clear();
+    if constexpr (kFixed) {
+      const std::span<const uint8_t> entries = dictionary_->values();
+      const auto w = static_cast<size_t>(width_);
+      data_.resize(indices_.size() * w);
+      for (size_t k = 0; w > 0 && k < indices_.size(); ++k) {
+        std::memcpy(data_.data() + k * w, entries.data() + indices_[k] * w, w);
+      }
+    } else {
+      const encoding::ByteArrayView entries = dictionary_->values();
+      for (const uint32_t index : indices_) {
+        const std::string_view v = entries.Value(index);
+        data_.insert(data_.end(), v.begin(), v.end());
+        offsets_.push_back(static_cast<int32_t>(data_.size()));
       }
     }
   }

@@ -33,9 +33,12 @@ class FooterCache {
 };
 
 struct ReaderOptions {
-  // Tail bytes the first request fetches: the footer and, usually, the page
-  // indexes written before it.
-  int64_t footer_read_size = 64 * 1024;
+  // Tail bytes the first request fetches: the footer and the end of what
+  // precedes it (usually page index). Small, because bytes past the footer
+  // that a scan does not need are waste: a longer footer costs one more
+  // request for exactly its bytes, and the page index of only the chunks a
+  // scan reads is fetched on demand (docs/decisions/0040).
+  int64_t footer_read_size = 8 * 1024;
   // Footers above this are refused (Corrupt) before anything is allocated.
   int64_t max_footer_size = 256 << 20;
   // Decompressed page and dictionary sizes above this are refused: the memory

@@ -31,6 +31,16 @@ Status CheckOffsetIndex(const OffsetIndex& index, int64_t row_group_rows, const 
 
 Result<std::vector<ColumnPageIndex>> ReadPageIndex(const ParquetFileReader& file, int row_group,
                                                    std::span<const int> columns) {
+  return ReadPageIndex(file, row_group, columns, std::vector<bool>(columns.size(), true));
+}
+
+Result<std::vector<ColumnPageIndex>> ReadPageIndex(const ParquetFileReader& file, int row_group,
+                                                   std::span<const int> columns,
+                                                   const std::vector<bool>& want_column_index) {
+  if (want_column_index.size() != columns.size()) {
+    return Status::InvalidArgument(StrCat("page index of parquet file ", Quote(file.path()), ": ", columns.size(),
+                                          " columns but ", want_column_index.size(), " column index flags"));
+  }
   if (row_group < 0 || row_group >= file.num_row_groups()) {
     return Status::InvalidArgument(StrCat("parquet file ", Quote(file.path()), " has no row group ", row_group));
   }
@@ -53,7 +63,7 @@ Result<std::vector<ColumnPageIndex>> ReadPageIndex(const ParquetFileReader& file
       slots.push_back(IndexSlot{p, offset_index, ReadRange{*offset, *length}});
       return Status::OK();
     };
-    FLOE_RETURN_IF_ERROR(add(chunk.column_index_offset, chunk.column_index_length, false));
+    if (want_column_index[p]) FLOE_RETURN_IF_ERROR(add(chunk.column_index_offset, chunk.column_index_length, false));
     FLOE_RETURN_IF_ERROR(add(chunk.offset_index_offset, chunk.offset_index_length, true));
   }
   // Index bytes the footer read already holds cost no request.

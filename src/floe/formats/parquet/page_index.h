@@ -31,4 +31,12 @@ struct ColumnPageIndex {
 Result<std::vector<ColumnPageIndex>> ReadPageIndex(const ParquetFileReader& file, int row_group,
                                                    std::span<const int> columns);
 
+// As above, but the column index only of the columns for which
+// `want_column_index[i]` is true (a predicate's columns): a projected column
+// needs only its offset index to skip pages, and its column index (min/max
+// per page) is the larger part. `want_column_index` has one entry per column.
+Result<std::vector<ColumnPageIndex>> ReadPageIndex(const ParquetFileReader& file, int row_group,
+                                                   std::span<const int> columns,
+                                                   const std::vector<bool>& want_column_index);
+
 }  // namespace floe::parquet

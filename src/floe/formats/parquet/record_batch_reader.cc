@@ -139,10 +139,31 @@ Result<bool> ParquetRecordBatchReader::StartRowGroup(int row_group) {
     rows = selection->second;
     state->selected = true;
   }
+  // One coalesced read of the page index the row group may need: the column
+  // and offset indexes of the filter's columns, to narrow the rows, and the
+  // offset indexes of the projected columns, to fetch only their pages (a
+  // projected column's min/max per page would be bytes read for nothing).
+  std::vector<ColumnPageIndex> index;  // parallel to index_columns
+  std::vector<int> index_columns(columns_);
+  if (!options_.filter.empty() || state->selected) {
+    std::vector<bool> want_column_index(index_columns.size(), false);
+    for (const ColumnPredicate& p : options_.filter) {
+      const auto at = std::find(index_columns.begin(), index_columns.end(), p.column);
+      if (at == index_columns.end()) {
+        index_columns.push_back(p.column);
+        want_column_index.push_back(true);
+      } else {
+        want_column_index[static_cast<size_t>(at - index_columns.begin())] = true;
+      }
+    }
+    FLOE_ASSIGN_OR_RETURN(index, ReadPageIndex(f, row_group, index_columns, want_column_index));
+  }
   if (!options_.filter.empty()) {
-    std::vector<int> filter_columns;
-    for (const ColumnPredicate& p : options_.filter) filter_columns.push_back(p.column);
-    FLOE_ASSIGN_OR_RETURN(std::vector<ColumnPageIndex> filter_index, ReadPageIndex(f, row_group, filter_columns));
+    std::vector<ColumnPageIndex> filter_index;
+    for (const ColumnPredicate& p : options_.filter) {
+      const auto at = std::find(index_columns.begin(), index_columns.end(), p.column);
+      filter_index.push_back(index[static_cast<size_t>(at - index_columns.begin())]);
+    }
     const std::vector<RowRange> kept = MatchingRowRanges(f.schema(), state->num_rows, options_.filter, filter_index);
     if (kept.size() != 1 || kept[0].begin != 0 || kept[0].end != state->num_rows) {
       rows = Intersect(rows, kept);
@@ -161,7 +182,8 @@ Result<bool> ParquetRecordBatchReader::StartRowGroup(int row_group) {
     ranges.push_back(ReadRange{range.offset, range.length});
   }
   if (state->selected) {
-    FLOE_ASSIGN_OR_RETURN(state->page_index, ReadPageIndex(f, row_group, columns_));
+    index.resize(columns_.size());
+    state->page_index = std::move(index);
   }
   FLOE_ASSIGN_OR_RETURN(std::vector<Buffer> chunks, FetchChunks(*state, ranges));
 
