@@ -8,13 +8,15 @@
 //  - BM_DecodeFooter: the full decode into FileMetaData;
 //  - BM_SkipFooter: a bare walk that skips the whole struct (the wire's
 //    parsing cost alone, the floor for any decoder on this machine).
-// Bytes per second are footer bytes. The footer is also written to
+// Bytes per second are footer bytes. The heap is set to keep freed memory
+// (see kKeepHeap below). The footer is also written to
 // $FLOE_BENCH_FOOTER_FILE (when set) as a Parquet file with no data pages,
 // so that a peer can parse the same footer (bench/parquet-footer-vs-duckdb.sh).
 //
 //   build/release/bench/parquet_footer_bench
 
 #include <benchmark/benchmark.h>
+#include <malloc.h>
 
 #include <cstdio>
 #include <cstdlib>
@@ -26,6 +28,17 @@
 
 namespace floe::parquet {
 namespace {
+
+// A decoded footer is ~6 MB of structs in a few hundred blocks. Freed, they
+// leave a free top of the heap larger than glibc's trim threshold (128 KiB),
+// so glibc returns it to the kernel after every iteration and the next
+// decode takes ~1,600 page faults: the benchmark would time the kernel's
+// clear_page, not the decoder. A process that reads files keeps its heap
+// warm; so does this one. FLOE_BENCH_DEFAULT_HEAP=1 keeps glibc's default.
+[[maybe_unused]] const bool kKeepHeap = [] {
+  if (std::getenv("FLOE_BENCH_DEFAULT_HEAP") == nullptr) mallopt(M_TRIM_THRESHOLD, 256 << 20);
+  return true;
+}();
 
 constexpr int kRowGroups = 100;
 constexpr int kColumns = 100;

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <functional>
 #include <random>
 #include <string>
 #include <vector>
@@ -63,7 +64,10 @@ ColumnMetaData FullColumnMetaData() {
                                                     {PageType::DATA_PAGE, Encoding::RLE_DICTIONARY, 7}};
   m.bloom_filter_offset = 1 << 20;
   m.bloom_filter_length = 1024 + 15;
-  m.size_statistics = SizeStatistics{77, std::vector<int64_t>{1, 2, 3}, std::vector<int64_t>{}};
+  m.size_statistics.emplace();
+  m.size_statistics->unencoded_byte_array_data_bytes = 77;
+  m.size_statistics->repetition_level_histogram = LevelHistogram{1, 2, 3};
+  m.size_statistics->definition_level_histogram = LevelHistogram{};
   m.geospatial_statistics =
       GeospatialStatistics{BoundingBox{-180, 180, -90, 90, 0, 100, -1, 1}, std::vector<int32_t>{1, 3, 1006}};
   return m;
@@ -344,6 +348,79 @@ TEST(MetadataCodecTest, OptionalFieldWithAnotherWireTypeIsSkipped) {
   EXPECT_FALSE(r->bloom_filter_length.has_value());
   EXPECT_EQ(r->data_page_offset, 9);
   EXPECT_EQ(r->codec, CompressionCodec::SNAPPY);
+}
+
+// The minimal ColumnMetaData fields 1 and 2, then `path` as field 3.
+std::string ColumnMetaDataWithPath(const std::function<void(ThriftCompactWriter&)>& path) {
+  std::string bytes;
+  ThriftCompactWriter w(&bytes);
+  w.BeginStruct();
+  w.WriteFieldHeader(CompactType::kI32, 1);
+  w.WriteI32(1);
+  w.WriteFieldHeader(CompactType::kList, 2);
+  w.WriteListHeader(CompactType::kI32, 0);
+  w.WriteFieldHeader(CompactType::kList, 3);
+  path(w);
+  w.WriteFieldHeader(CompactType::kI32, 4);
+  w.WriteI32(1);
+  for (int16_t id : {5, 6, 7, 9}) {
+    w.WriteFieldHeader(CompactType::kI64, id);
+    w.WriteI64(id);
+  }
+  w.EndStruct();
+  return bytes;
+}
+
+TEST(MetadataCodecTest, PathInSchemaOfNonStringsIsCorruptNamingTheField) {
+  const std::string bytes = ColumnMetaDataWithPath([](ThriftCompactWriter& w) {
+    w.WriteListHeader(CompactType::kI32, 1);
+    w.WriteI32(5);
+  });
+  auto r = DecodeColumnMetaData(AsBytes(bytes));
+  ASSERT_TRUE(r.status().IsCorrupt());
+  EXPECT_EQ(r.status().message(),
+            "ColumnMetaData: field 'path_in_schema' (3): wire type i32 where binary is expected");
+}
+
+TEST(MetadataCodecTest, PathInSchemaPartCutShortIsCorruptNamingTheElement) {
+  std::string bytes = ColumnMetaDataWithPath([](ThriftCompactWriter& w) {
+    w.WriteListHeader(CompactType::kBinary, 2);
+    w.WriteBinary("a");
+    w.WriteVarint32(1000);  // a length past the end of the input
+  });
+  auto r = DecodeColumnMetaData(AsBytes(bytes));
+  ASSERT_TRUE(r.status().IsCorrupt());
+  EXPECT_NE(r.status().message().find("ColumnMetaData: field 'path_in_schema' (3): element 1: thrift: binary length"),
+            std::string::npos)
+      << r.status().message();
+}
+
+TEST(MetadataCodecTest, ListsLongerThanTheirInlineCapacityRoundTrip) {
+  ColumnChunk chunk;
+  ColumnMetaData& m = chunk.meta_data.emplace();
+  for (int e = 0; e < 9; ++e) m.encodings.push_back(static_cast<Encoding>(e));
+  m.path_in_schema = {"a", std::string(300, 'p'), "c", "d"};
+  m.encoding_stats.emplace();
+  for (int i = 0; i < 7; ++i) m.encoding_stats->push_back({PageType::DATA_PAGE, Encoding::PLAIN, i});
+  m.size_statistics.emplace().definition_level_histogram = LevelHistogram{1, 2, 3, 4, 5};
+  FileMetaData md;
+  SchemaElement root;
+  root.name = "schema";
+  md.schema.push_back(root);
+  RowGroup rg;
+  rg.columns.push_back(chunk);
+  md.row_groups.push_back(rg);
+  auto r = DecodeFileMetaData(AsBytes(Encode(md, EncodeFileMetaData)));
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  const ColumnMetaData& got = *r->row_groups.at(0).columns.at(0).meta_data;
+  EXPECT_EQ(got.encodings.size(), 9u);
+  EXPECT_EQ(got.encodings[8], static_cast<Encoding>(8));
+  EXPECT_EQ(got.path_in_schema[1], std::string(300, 'p'));
+  EXPECT_EQ(got.path_in_schema.back(), "d");
+  ASSERT_TRUE(got.encoding_stats.has_value());
+  EXPECT_EQ(got.encoding_stats->back().count, 6);
+  EXPECT_EQ(*got.size_statistics->definition_level_histogram, (std::vector<int64_t>{1, 2, 3, 4, 5}));
+  EXPECT_EQ(*r, md);
 }
 
 TEST(MetadataCodecTest, NegativeEnumValueIsCorrupt) {

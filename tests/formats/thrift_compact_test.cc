@@ -239,21 +239,24 @@ TEST(ThriftCompactTest, NestedStructsKeepTheirOwnFieldIdBase) {
   w.WriteI8(43);
   w.EndStruct();
   EXPECT_EQ(out, Hex({0x5c, 0x13, 42, 0x00, 0x13, 43, 0x00}));
+  // Each struct's fields are read through its own ThriftField, whose id is
+  // the base for the next delta (thrift_compact.h).
   ThriftCompactReader r(Bytes(out));
-  ThriftField f;
+  ThriftField outer;
   ASSERT_TRUE(r.BeginStruct());
-  ASSERT_TRUE(r.ReadFieldHeader(&f));
-  EXPECT_EQ(f.id, 5);
+  ASSERT_TRUE(r.ReadFieldHeader(&outer));
+  EXPECT_EQ(outer.id, 5);
   ASSERT_TRUE(r.BeginStruct());
-  ASSERT_TRUE(r.ReadFieldHeader(&f));
-  EXPECT_EQ(f.id, 1);
+  ThriftField inner;
+  ASSERT_TRUE(r.ReadFieldHeader(&inner));
+  EXPECT_EQ(inner.id, 1);
   int8_t v;
   ASSERT_TRUE(r.ReadI8(&v));
-  ASSERT_TRUE(r.ReadFieldHeader(&f));
-  EXPECT_EQ(f.type, CompactType::kStop);
+  ASSERT_TRUE(r.ReadFieldHeader(&inner));
+  EXPECT_EQ(inner.type, CompactType::kStop);
   r.EndStruct();
-  ASSERT_TRUE(r.ReadFieldHeader(&f));
-  EXPECT_EQ(f.id, 6);
+  ASSERT_TRUE(r.ReadFieldHeader(&outer));
+  EXPECT_EQ(outer.id, 6);
 }
 
 TEST(ThriftCompactTest, BoolFieldsCarryTheirValueInTheHeader) {

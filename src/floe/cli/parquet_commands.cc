@@ -157,7 +157,7 @@ Status Meta(CommandContext& ctx, const std::string& path) {
                                ? unencoded_b.Append(*size->unencoded_byte_array_data_bytes)
                                : unencoded_b.AppendNulls(1));
       std::string histograms;
-      const auto add_histogram = [&](const char* name, const std::optional<std::vector<int64_t>>& h) {
+      const auto add_histogram = [&](const char* name, const std::optional<parquet::LevelHistogram>& h) {
         if (!h) return;
         histograms += (histograms.empty() ? "" : " ") + std::string(name) + " ";
         for (size_t i = 0; i < h->size(); ++i) histograms += (i == 0 ? "" : ",") + std::to_string((*h)[i]);

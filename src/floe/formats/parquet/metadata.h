@@ -10,6 +10,22 @@
 // are std::variant; one whose member this version of floe does not know holds
 // an UnknownUnionMember with the member's bytes, so re-encoding keeps it.
 //
+// A footer holds one ColumnChunk per column per row group, tens of
+// thousands in a large file, so ColumnChunk and what it holds are laid out
+// for decoding speed (docs/decisions/0042-footer-decode-speed.md): the short
+// lists are SmallVectors with their usual lengths inline (no allocation to
+// build, nothing to free), path_in_schema is one packed ColumnPath, and the
+// large members few writers set are Boxed (an optional on the heap: eight
+// bytes when unset). Both read like std::optional / std::vector.
+//
+// Constructors: the structs a footer holds many of (Statistics, SizeStatistics,
+// SchemaElement, ColumnMetaData, ColumnChunk, RowGroup) have an empty
+// user-provided default constructor rather than none: value-initialization
+// (`emplace_back()`, `optional::emplace()`) of a class without one zeroes
+// every byte before running the member initializers, which cost the footer
+// decoder more than the decoding. They are therefore not aggregates: set
+// members by name.
+//
 // Decode and encode: metadata_codec.h. Thread safety: plain values.
 
 #pragma once
@@ -20,6 +36,9 @@
 #include <variant>
 #include <vector>
 
+#include "floe/base/boxed.h"
+#include "floe/base/small_vector.h"
+#include "floe/formats/parquet/column_path.h"
 #include "floe/formats/parquet/metadata_enums.h"
 
 namespace floe::parquet {
@@ -34,10 +53,15 @@ struct UnknownUnionMember {
   bool operator==(const UnknownUnionMember&) const = default;
 };
 
+// A level histogram: one count per level 0..max_level. Two inline cover
+// every flat optional column (max level 1).
+using LevelHistogram = SmallVector<int64_t, 2>;
+
 struct SizeStatistics {
+  SizeStatistics() {}  // see "Constructors" above
   std::optional<int64_t> unencoded_byte_array_data_bytes;
-  std::optional<std::vector<int64_t>> repetition_level_histogram;
-  std::optional<std::vector<int64_t>> definition_level_histogram;
+  std::optional<LevelHistogram> repetition_level_histogram;
+  std::optional<LevelHistogram> definition_level_histogram;
   bool operator==(const SizeStatistics&) const = default;
 };
 
@@ -62,6 +86,7 @@ struct GeospatialStatistics {
 // Values are PLAIN-encoded without a length prefix. `max`/`min` are the
 // deprecated signed-order fields; `min_value`/`max_value` follow ColumnOrder.
 struct Statistics {
+  Statistics() {}  // see "Constructors" above
   std::optional<std::string> max;
   std::optional<std::string> min;
   std::optional<int64_t> null_count;
@@ -160,6 +185,7 @@ std::string LogicalTypeName(const LogicalType& type);
 
 // One node of the depth-first flattened schema tree (the first is the root).
 struct SchemaElement {
+  SchemaElement() {}  // see "Constructors" above
   std::optional<Type> type;  // unset for groups
   std::optional<int32_t> type_length;
   std::optional<FieldRepetitionType> repetition_type;  // unset for the root
@@ -250,24 +276,31 @@ struct PageEncodingStats {
   bool operator==(const PageEncodingStats&) const = default;
 };
 
+// A chunk's encodings: writers list two to four (PLAIN_DICTIONARY, PLAIN,
+// RLE, BIT_PACKED from parquet-mr), all inline.
+using EncodingList = SmallVector<Encoding, 4>;
+// A dictionary page and its data pages, plus a fallback to PLAIN, inline.
+using PageEncodingStatsList = SmallVector<PageEncodingStats, 3>;
+
 struct ColumnMetaData {
+  ColumnMetaData() {}  // see "Constructors" above
   Type type = Type::BOOLEAN;
-  std::vector<Encoding> encodings;
-  std::vector<std::string> path_in_schema;
+  EncodingList encodings;
+  ColumnPath path_in_schema;
   CompressionCodec codec = CompressionCodec::UNCOMPRESSED;
   int64_t num_values = 0;
   int64_t total_uncompressed_size = 0;
   int64_t total_compressed_size = 0;
-  std::optional<std::vector<KeyValue>> key_value_metadata;
+  Boxed<std::vector<KeyValue>> key_value_metadata;
   int64_t data_page_offset = 0;
   std::optional<int64_t> index_page_offset;
   std::optional<int64_t> dictionary_page_offset;
   std::optional<Statistics> statistics;
-  std::optional<std::vector<PageEncodingStats>> encoding_stats;
+  std::optional<PageEncodingStatsList> encoding_stats;
   std::optional<int64_t> bloom_filter_offset;
   std::optional<int32_t> bloom_filter_length;
   std::optional<SizeStatistics> size_statistics;
-  std::optional<GeospatialStatistics> geospatial_statistics;
+  Boxed<GeospatialStatistics> geospatial_statistics;
   bool operator==(const ColumnMetaData&) const = default;
 };
 
@@ -276,7 +309,7 @@ struct EncryptionWithFooterKey {
 };
 
 struct EncryptionWithColumnKey {
-  std::vector<std::string> path_in_schema;
+  ColumnPath path_in_schema;
   std::optional<std::string> key_metadata;
   bool operator==(const EncryptionWithColumnKey&) const = default;
 };
@@ -285,19 +318,21 @@ struct EncryptionWithColumnKey {
 using ColumnCryptoMetaData = std::variant<EncryptionWithFooterKey, EncryptionWithColumnKey, UnknownUnionMember>;
 
 struct ColumnChunk {
-  std::optional<std::string> file_path;
+  ColumnChunk() {}  // see "Constructors" above
+  Boxed<std::string> file_path;
   int64_t file_offset = 0;  // deprecated; required on the wire
   std::optional<ColumnMetaData> meta_data;
   std::optional<int64_t> offset_index_offset;
   std::optional<int32_t> offset_index_length;
   std::optional<int64_t> column_index_offset;
   std::optional<int32_t> column_index_length;
-  std::optional<ColumnCryptoMetaData> crypto_metadata;
-  std::optional<std::string> encrypted_column_metadata;
+  Boxed<ColumnCryptoMetaData> crypto_metadata;
+  Boxed<std::string> encrypted_column_metadata;
   bool operator==(const ColumnChunk&) const = default;
 };
 
 struct RowGroup {
+  RowGroup() {}  // see "Constructors" above
   std::vector<ColumnChunk> columns;
   int64_t total_byte_size = 0;
   int64_t num_rows = 0;

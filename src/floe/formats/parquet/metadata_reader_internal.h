@@ -110,6 +110,11 @@ template <typename T>
 bool ReadValue(Reader& r, CompactType t, std::optional<T>* out);
 template <typename T>
 bool ReadValue(Reader& r, CompactType t, std::vector<T>* out);
+template <typename T, uint32_t N>
+bool ReadValue(Reader& r, CompactType t, SmallVector<T, N>* out);
+template <typename T>
+bool ReadValue(Reader& r, CompactType t, Boxed<T>* out);
+inline bool ReadValue(Reader& r, CompactType t, ColumnPath* out);
 
 // Walks the fields of one struct, handing each to `on_field` (which reads or
 // skips it), and names the struct in errors of the walk itself.
@@ -231,6 +236,11 @@ template <typename T>
   return ReadValue(r, t, &out->emplace());
 }
 
+template <typename T>
+bool ReadValue(Reader& r, CompactType t, Boxed<T>* out) {
+  return ReadValue(r, t, &out->emplace());
+}
+
 [[gnu::cold]] inline bool InElement(Reader& r, uint32_t i) {
   r.AddContext(StrCat("element ", i));
   return false;
@@ -247,6 +257,40 @@ bool ReadValue(Reader& r, CompactType t, std::vector<T>* out) {
   for (uint32_t i = 0; i < header.size; ++i) {
     if (!ReadValue(r, header.element_type, &out->emplace_back())) return InElement(r, i);
   }
+  return true;
+}
+
+// Lists that stay inline in the common case: no allocation below N elements.
+template <typename T, uint32_t N>
+bool ReadValue(Reader& r, CompactType t, SmallVector<T, N>* out) {
+  if (t != CompactType::kList) return WrongType(r, t, CompactType::kList);
+  ThriftListHeader header;
+  if (!r.ReadListHeader(&header)) return false;
+  out->clear();
+  out->reserve(std::min<size_t>(header.size, kMaxUpfrontReserveBytes / sizeof(T)));
+  for (uint32_t i = 0; i < header.size; ++i) {
+    if (!ReadValue(r, header.element_type, &out->emplace_back())) return InElement(r, i);
+  }
+  return true;
+}
+
+// list<string> into its packed form: the elements are validated in place
+// and their bytes taken in one copy (column_path.h).
+inline bool ReadValue(Reader& r, CompactType t, ColumnPath* out) {
+  if (t != CompactType::kList) return WrongType(r, t, CompactType::kList);
+  ThriftListHeader header;
+  if (!r.ReadListHeader(&header)) return false;
+  if (header.size > 0 && header.element_type != CompactType::kBinary) {
+    return WrongType(r, header.element_type, CompactType::kBinary);
+  }
+  const size_t start = r.position();
+  for (uint32_t i = 0; i < header.size; ++i) {
+    std::string_view part;
+    if (!r.ReadBinary(&part)) return InElement(r, i);
+  }
+  const auto packed = r.bytes().subspan(start, r.position() - start);
+  *out = ColumnPath::FromPacked(std::string_view(reinterpret_cast<const char*>(packed.data()), packed.size()),
+                                header.size);
   return true;
 }
 
@@ -270,6 +314,17 @@ template <typename T>
 struct IsOptional : std::false_type {};
 template <typename T>
 struct IsOptional<std::optional<T>> : std::true_type {};
+template <typename T>
+struct IsOptional<Boxed<T>> : std::true_type {};
+
+template <typename T>
+struct IsList : std::false_type {};
+template <typename T>
+struct IsList<std::vector<T>> : std::true_type {};
+template <typename T, uint32_t N>
+struct IsList<SmallVector<T, N>> : std::true_type {};
+template <>
+struct IsList<ColumnPath> : std::true_type {};
 
 // Whether a field of C++ type T may have wire type `t`.
 template <typename T>
@@ -291,8 +346,8 @@ constexpr bool WireTypeMatches(CompactType t) {
   } else if constexpr (std::is_enum_v<T>) {
     // i32 enums; int16_t ones are unions of empty structs.
     return t == (sizeof(T) == sizeof(int32_t) ? CompactType::kI32 : CompactType::kStruct);
-  } else if constexpr (requires { typename T::allocator_type; }) {
-    return t == CompactType::kList;  // std::vector
+  } else if constexpr (IsList<T>::value) {
+    return t == CompactType::kList;
   } else {
     return t == CompactType::kStruct;
   }

@@ -115,6 +115,18 @@ void WriteValue(Writer& w, const std::vector<T>& v) {
   for (const T& e : v) WriteValue(w, e);
 }
 
+template <typename T, uint32_t N>
+void WriteValue(Writer& w, const SmallVector<T, N>& v) {
+  w.WriteListHeader(WireType<T>(), v.size());
+  for (const T& e : v) WriteValue(w, e);
+}
+
+// The packed form is the list's element bytes (column_path.h).
+void WriteValue(Writer& w, const ColumnPath& v) {
+  w.WriteListHeader(CompactType::kBinary, v.size());
+  w.WriteRaw(v.packed());
+}
+
 void WriteValue(Writer& w, const std::vector<bool>& v) {
   w.WriteListHeader(kBoolElementType, v.size());
   for (const bool e : v) w.WriteBoolElement(e);
@@ -126,6 +138,14 @@ struct WireOf {
 };
 template <typename T>
 struct WireOf<std::vector<T>> {
+  static constexpr CompactType value = CompactType::kList;
+};
+template <typename T, uint32_t N>
+struct WireOf<SmallVector<T, N>> {
+  static constexpr CompactType value = CompactType::kList;
+};
+template <>
+struct WireOf<ColumnPath> {
   static constexpr CompactType value = CompactType::kList;
 };
 
@@ -141,6 +161,11 @@ void Field(Writer& w, int16_t id, const T& v) {
 
 template <typename T>
 void Field(Writer& w, int16_t id, const std::optional<T>& v) {
+  if (v) Field(w, id, *v);
+}
+
+template <typename T>
+void Field(Writer& w, int16_t id, const Boxed<T>& v) {
   if (v) Field(w, id, *v);
 }
 

@@ -45,6 +45,29 @@ bool ThriftCompactReader::Invalid(const char* what, int64_t value) {
   return Fail(Status::Corrupt(StrCat("thrift: ", what, " (", value, ") at byte ", position())));
 }
 
+bool ThriftCompactReader::ReadFieldHeaderSlow(ThriftField* field) {
+  if (pos_ == end_) return Truncated("field header");
+  const uint8_t b = *pos_++;
+  const uint8_t type = b & 0x0f;
+  const uint8_t delta = b >> 4;
+  if (type == 0) {
+    if (delta != 0) return Invalid("field header with type 0 (stop) and a delta", b);
+    field->type = CompactType::kStop;
+    field->id = 0;
+    return true;
+  }
+  if (type > static_cast<uint8_t>(CompactType::kUuid)) return Invalid("field type id", type);
+  if (delta != 0) {
+    const int id = field->id + delta;
+    if (id > INT16_MAX) return Invalid("field id after delta exceeds 32767", id);
+    field->id = static_cast<int16_t>(id);
+  } else if (!ReadI16(&field->id)) {
+    return false;
+  }
+  field->type = static_cast<CompactType>(type);
+  return true;
+}
+
 bool ThriftCompactReader::ReadBoolElement(bool* out) {
   if (pos_ == end_) return Truncated("bool");
   const uint8_t b = *pos_;

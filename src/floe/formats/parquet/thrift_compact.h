@@ -163,9 +163,11 @@ class ThriftCompactReader {
   [[gnu::always_inline]] bool ReadString(std::string* out);
 
   // Enter / leave a struct. BeginStruct is Corrupt past kMaxDepth. Between
-  // them, ReadFieldHeader returns fields in wire order (short form adds the
-  // 4-bit delta to the previous id of this struct; long form reads a zigzag
-  // i16) until type == kStop. Invalid type ids (14, 15) are Corrupt.
+  // them, ReadFieldHeader returns fields in wire order until type == kStop.
+  // The short form adds its 4-bit delta to the previous id of this struct,
+  // which is the id in *field: pass the same ThriftField for every field of
+  // one struct, starting from a default-constructed one (id 0). The long
+  // form reads a zigzag i16. Invalid type ids (14, 15) are Corrupt.
   [[gnu::always_inline]] bool BeginStruct();
   [[gnu::always_inline]] bool ReadFieldHeader(ThriftField* field);
   void EndStruct() { --depth_; }
@@ -188,6 +190,7 @@ class ThriftCompactReader {
 
  private:
   bool Skip(CompactType type, bool in_field);
+  bool ReadFieldHeaderSlow(ThriftField* field);
   bool ChargeElements(uint64_t elements, uint64_t min_bytes, const char* what);
   [[gnu::cold]] bool ContainerTooLarge(uint64_t elements, uint64_t min_bytes, const char* what);
   [[gnu::cold]] bool Truncated(const char* what);
@@ -199,8 +202,6 @@ class ThriftCompactReader {
   int64_t elements_left_;
   int depth_ = 0;
   Status status_;
-  // The previous field id of each open struct (short-form deltas build on it).
-  std::array<int16_t, kMaxDepth + 1> last_field_id_{};
 };
 
 class ThriftCompactWriter {
@@ -356,34 +357,35 @@ inline bool ThriftCompactReader::ReadString(std::string* out) {
 }
 
 inline bool ThriftCompactReader::BeginStruct() {
-  if (depth_ == kMaxDepth) return Invalid("nesting deeper than the limit", kMaxDepth);
-  last_field_id_[static_cast<size_t>(++depth_)] = 0;
+  if (depth_ == kMaxDepth) [[unlikely]] {
+    return Invalid("nesting deeper than the limit", kMaxDepth);
+  }
+  ++depth_;
   return true;
 }
 
 inline bool ThriftCompactReader::ReadFieldHeader(ThriftField* field) {
-  if (pos_ == end_) return Truncated("field header");
-  const uint8_t b = *pos_++;
-  const uint8_t type = b & 0x0f;
-  const uint8_t delta = b >> 4;
-  if (type == 0) {
-    if (delta != 0) return Invalid("field header with type 0 (stop) and a delta", b);
-    field->type = CompactType::kStop;
-    field->id = 0;
-    return true;
+  // The common case in one test: a short-form header (delta 1..15) with a
+  // valid type (1..13). Stop bytes, long forms and errors take the slow path.
+  if (pos_ != end_) [[likely]] {
+    const uint8_t b = *pos_;
+    const uint8_t type = b & 0x0f;
+    const int id = field->id + (b >> 4);
+    if (b >= 0x10 && static_cast<uint8_t>(type - 1) < static_cast<uint8_t>(CompactType::kUuid) && id <= INT16_MAX)
+        [[likely]] {
+      ++pos_;
+      field->type = static_cast<CompactType>(type);
+      field->id = static_cast<int16_t>(id);
+      return true;
+    }
+    if (b == 0) {
+      ++pos_;
+      field->type = CompactType::kStop;
+      field->id = 0;
+      return true;
+    }
   }
-  if (type > static_cast<uint8_t>(CompactType::kUuid)) return Invalid("field type id", type);
-  int16_t& last = last_field_id_[static_cast<size_t>(depth_)];
-  if (delta != 0) [[likely]] {
-    const int id = last + delta;
-    if (id > INT16_MAX) return Invalid("field id after delta exceeds 32767", id);
-    field->id = static_cast<int16_t>(id);
-  } else if (!ReadI16(&field->id)) {
-    return false;
-  }
-  field->type = static_cast<CompactType>(type);
-  last = field->id;
-  return true;
+  return ReadFieldHeaderSlow(field);
 }
 
 inline bool ThriftCompactReader::ChargeElements(uint64_t elements, uint64_t min_bytes, const char* what) {
