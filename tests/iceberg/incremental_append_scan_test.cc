@@ -78,7 +78,7 @@ TEST_F(IncrementalAppendScanTest, FiltersProjectionsAndPlansApply) {
   ASSERT_EQ(files->size(), 2u);
   int64_t rows = 0;
   for (const auto& f : *files) {
-    rows += f.file.record_count;
+    rows += f.file.record_count();
     EXPECT_TRUE(f.position_deletes.empty() && f.equality_deletes.empty());
   }
   EXPECT_EQ(rows, 20);

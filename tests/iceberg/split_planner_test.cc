@@ -16,11 +16,13 @@ using testing::ScanTestTable;
 
 std::shared_ptr<const FileScanTask> Task(int64_t size, std::vector<int64_t> offsets = {},
                                          std::string format = std::string(kFileFormatParquet)) {
+  DataFile file;
+  file.file_path = "mem://t/data/f.parquet";
+  file.file_format = std::move(format);
+  file.file_size_in_bytes = size;
+  file.split_offsets = std::move(offsets);
   auto task = std::make_shared<FileScanTask>();
-  task->file.file_path = "mem://t/data/f.parquet";
-  task->file.file_format = std::move(format);
-  task->file.file_size_in_bytes = size;
-  task->file.split_offsets = std::move(offsets);
+  task->file = PlannedDataFile::Of(std::move(file));
   return task;
 }
 
@@ -36,8 +38,8 @@ TEST(SplitPlannerTest, SplitOffsetsCutAtEveryRowGroupAndCoverTheFile) {
   // Unusable offsets (unsorted, past the end, negative) fall back to fixed pieces.
   EXPECT_EQ(Ranges(SplitFile(Task(1000, {4, 650, 300}), 400)), (R{{0, 400}, {400, 400}, {800, 200}}));
   EXPECT_EQ(Ranges(SplitFile(Task(1000, {4, 1000}), 600)), (R{{0, 600}, {600, 400}}));
-  EXPECT_TRUE(UsableSplitOffsets(Task(1000, {-1, 5})->file).empty());
-  EXPECT_EQ(UsableSplitOffsets(Task(1000, {4, 5})->file), (std::vector<int64_t>{4, 5}));
+  EXPECT_TRUE(UsableSplitOffsets(Task(1000, {-1, 5})->file.split_offsets(), 1000).empty());
+  EXPECT_EQ(UsableSplitOffsets(Task(1000, {4, 5})->file.split_offsets(), 1000), (std::vector<int64_t>{4, 5}));
   // A file no bigger than the target is one split; other formats are not split.
   EXPECT_EQ(Ranges(SplitFile(Task(100), 128)), (R{{0, 100}}));
   EXPECT_EQ(Ranges(SplitFile(Task(1000, {4, 500}, "AVRO"), 128)), (R{{0, 1000}}));
@@ -59,8 +61,8 @@ TEST(SplitPlannerTest, WeightsCountDeleteFilesAndTheOpenFileCost) {
   DataFile deletes;
   deletes.content = DataFileContent::kPositionDeletes;
   deletes.file_size_in_bytes = 50;
-  task->position_deletes.push_back(deletes);
-  task->equality_deletes.push_back(deletes);
+  task->position_deletes.push_back(std::make_shared<const DataFile>(deletes));
+  task->equality_deletes.push_back(std::make_shared<const DataFile>(deletes));
   EXPECT_EQ(SplitWeight({task, 0, 10}, 4), 110);  // 10 + 2 x 50
   EXPECT_EQ(SplitWeight({task, 0, 10}, 40), 120);  // 3 files x 40
 }
@@ -149,7 +151,7 @@ class SplitScanTest : public ::testing::Test {
     auto files = t_.table->NewScan({}).value()->PlanFiles().value();
     ASSERT_EQ(files.size(), 1u);
     DeletionVectorToWrite dv;
-    dv.referenced_data_file = files[0].file.file_path;
+    dv.referenced_data_file = std::string(files[0].file.file_path());
     for (const int64_t p : positions) ASSERT_TRUE(dv.positions.Add(p).ok());
     auto written = WriteDeletionVectorFile(*t_.io, "mem://wh/db/t/data/dv-1.puffin", {&dv, 1});
     ASSERT_TRUE(written.ok()) << written.status().ToString();
@@ -166,7 +168,7 @@ TEST_F(SplitScanTest, RowsReadBySplitsAreTheRowsOfTheWholeFiles) {
   t_.Append(0, 1000);
   auto files = t_.table->NewScan({}).value()->PlanFiles().value();
   ASSERT_EQ(files.size(), 1u);
-  EXPECT_EQ(files[0].file.split_offsets.size(), 10u);
+  EXPECT_EQ(files[0].file.split_offsets().size(), 10u);
   size_t tasks = 0;
   ScanReport report;
   EXPECT_EQ(Read(1, nullptr, &report, &tasks), Range(0, 1000));
@@ -176,7 +178,7 @@ TEST_F(SplitScanTest, RowsReadBySplitsAreTheRowsOfTheWholeFiles) {
   EXPECT_EQ(tasks, 1u);
   EXPECT_EQ(report.row_groups_total, 10);
   // Splits of several row groups, and a filter that prunes row groups.
-  const int64_t third = files[0].file.file_size_in_bytes / 3;
+  const int64_t third = files[0].file.file_size_in_bytes() / 3;
   EXPECT_EQ(Read(third), Range(0, 1000));
   const auto filter = ParseExpression("id >= 250 and id < 420").value();
   EXPECT_EQ(Read(1, filter, &report), Range(250, 170));

@@ -389,7 +389,7 @@ TEST(TableScanFixturesTest, V1SnapshotsListingManifestsInlineRead) {
   auto tasks = scan->PlanFiles();
   ASSERT_TRUE(tasks.ok()) << tasks.status().ToString();
   ASSERT_EQ(tasks->size(), 1u);  // the partition prunes the other file
-  EXPECT_NE(tasks->front().file.file_path.find("category=beta"), std::string::npos);
+  EXPECT_NE(tasks->front().file.file_path().find("category=beta"), std::string::npos);
 }
 
 TEST(TableScanFixturesTest, MapStatsTableReadsWhereItsRelativeWarehouseIs) {
@@ -421,7 +421,7 @@ TEST(TableScanFixturesTest, MetadataOnlyTablePlansWithoutReadingData) {
   auto pruned = TableScan::Make(io, Load(file), one).value()->PlanFiles();
   ASSERT_TRUE(pruned.ok()) << pruned.status().ToString();
   ASSERT_EQ(pruned->size(), 1u);
-  EXPECT_EQ(pruned->front().file.file_path, "s3://fake-bucket/d/0000000001/t.parquet");
+  EXPECT_EQ(pruned->front().file.file_path(), "s3://fake-bucket/d/0000000001/t.parquet");
   TableScanOptions none;
   none.filter = ParseExpression("block_number > 500000").value();
   auto empty = ScanRows(file, none);

@@ -369,7 +369,7 @@ Status Orders(CommandContext& ctx, catalog::Catalog& catalog, OrdersSize size) {
                                                                                            &table->ops().io()),
                                                                  state.metadata, {}));
   FLOE_ASSIGN_OR_RETURN(auto all_files, full_scan->PlanFiles());
-  for (const auto& task : all_files) table_bytes += task.file.file_size_in_bytes;
+  for (const auto& task : all_files) table_bytes += task.file.file_size_in_bytes();
   ctx.out() << "\n  planning report:\n";
   const std::string report = scan->report().ToString();
   for (auto line : Split(report, '\n')) ctx.out() << "    " << line << "\n";

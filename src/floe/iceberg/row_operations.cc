@@ -93,10 +93,10 @@ Result<std::string> WriteMode(const TableMetadata& metadata, bool update) {
   return mode;
 }
 
-std::string DeleteFileLocation(const TableMetadata& metadata, const DataWriterOptions& options, const DataFile& file,
-                               const std::string& name) {
-  const PartitionSpec* spec = metadata.PartitionSpecById(file.spec_id);
-  const std::string partition = spec != nullptr ? PartitionPath(*spec, file.partition) : std::string();
+std::string DeleteFileLocation(const TableMetadata& metadata, const DataWriterOptions& options,
+                               const PlannedDataFile& file, const std::string& name) {
+  const PartitionSpec* spec = metadata.PartitionSpecById(file.spec_id());
+  const std::string partition = spec != nullptr ? PartitionPath(*spec, file.partition()) : std::string();
   return JoinLocation(partition.empty() ? options.data_location : JoinLocation(options.data_location, partition),
                       name);
 }
@@ -117,33 +117,36 @@ Status MarkDeleted(TableOperations& ops, const TableMetadata& metadata,
       std::snprintf(name, sizeof name, "%05d-0-%s-00001-deletes.parquet", n++, write_uuid.c_str());
       const std::string path = DeleteFileLocation(metadata, options, task->file, name);
       prepared->written.push_back(path);
-      FLOE_ASSIGN_OR_RETURN(DataFile deletes, WritePositionDeleteFile(Borrow(ops), path, task->file, positions));
+      FLOE_ASSIGN_OR_RETURN(DataFile deletes,
+                            WritePositionDeleteFile(Borrow(ops), path, task->file.ToDataFile(), positions));
       producer.AddFile(std::move(deletes));
-      referenced.push_back(task->file.file_path);
+      referenced.emplace_back(task->file.file_path());
       ++prepared->result.delete_files_added;
     }
   } else {
     std::vector<DeletionVectorToWrite> dvs;
     for (const auto& [task, positions] : marked) {
       DeletionVectorToWrite dv;
-      dv.referenced_data_file = task->file.file_path;
-      dv.spec_id = task->file.spec_id;
-      dv.partition = task->file.partition;
+      dv.referenced_data_file = std::string(task->file.file_path());
+      dv.spec_id = task->file.spec_id();
+      dv.partition = task->file.partition();
       for (const int64_t pos : positions) FLOE_RETURN_IF_ERROR(dv.positions.Add(pos));
       // spec: one DV per data file — the file's earlier deletes merge into
       // the new DV, and the old DV (and file-scoped delete files) go.
-      for (const auto& d : task->position_deletes) {
+      for (const auto& delete_file : task->position_deletes) {
+        const DataFile& d = *delete_file;
         if (d.is_deletion_vector()) {
           FLOE_ASSIGN_OR_RETURN(auto old, ReadDeletionVector(ops.io(), d));
           dv.positions.Merge(old);
           producer.DeleteDeleteFile(d);
           continue;
         }
-        FLOE_ASSIGN_OR_RETURN(auto old, ReadPositionDeletes(Borrow(ops), d, task->file.file_path));
+        const std::string data_path(task->file.file_path());
+        FLOE_ASSIGN_OR_RETURN(auto old, ReadPositionDeletes(Borrow(ops), d, data_path));
         dv.positions.Merge(old);
-        if (d.referenced_data_file == task->file.file_path) producer.DeleteDeleteFile(d);
+        if (d.referenced_data_file == data_path) producer.DeleteDeleteFile(d);
       }
-      referenced.push_back(task->file.file_path);
+      referenced.emplace_back(task->file.file_path());
       dvs.push_back(std::move(dv));
     }
     const std::string path = JoinLocation(options.data_location, StrCat("00000-0-", write_uuid, "-00001-deletes.puffin"));
@@ -223,6 +226,7 @@ Result<PreparedWrite> PrepareRewriteMatching(std::shared_ptr<TableOperations> op
   FLOE_ASSIGN_OR_RETURN(auto bound, Bind(*schema, filter));
   TableScanOptions options;
   options.filter = filter;
+  options.include_column_stats = true;  // for the strict metrics evaluation below
   FLOE_ASSIGN_OR_RETURN(auto scan, TableScan::Make(Borrow(*ops), state.metadata, options));
   FLOE_ASSIGN_OR_RETURN(auto tasks, scan->PlanFiles());
 
@@ -240,8 +244,8 @@ Result<PreparedWrite> PrepareRewriteMatching(std::shared_ptr<TableOperations> op
     const bool has_deletes = !task.position_deletes.empty() || !task.equality_deletes.empty();
     // Every row matches: metadata only (under merge-on-read the file's
     // deletes go with it; copy-on-write keeps the rule it always had).
-    if ((partition_decides || strict.Eval(task.file)) && (merge_on_read || !has_deletes)) {
-      removed.push_back(task.file.file_path);
+    if ((partition_decides || strict.Eval(*task.file.data_file())) && (merge_on_read || !has_deletes)) {
+      removed.emplace_back(task.file.file_path());
       ++result.data_files_removed;
       continue;
     }
@@ -267,7 +271,7 @@ Result<PreparedWrite> PrepareRewriteMatching(std::shared_ptr<TableOperations> op
     if (matched_positions.empty()) continue;
     if (merge_on_read) {
       if (static_cast<int64_t>(matched_positions.size()) == live_rows) {
-        removed.push_back(task.file.file_path);  // no row survives: drop the file
+        removed.emplace_back(task.file.file_path());  // no row survives: drop the file
         ++result.data_files_removed;
       } else {
         result.rows_deleted += static_cast<int64_t>(matched_positions.size());
@@ -275,7 +279,7 @@ Result<PreparedWrite> PrepareRewriteMatching(std::shared_ptr<TableOperations> op
       }
       continue;
     }
-    removed.push_back(task.file.file_path);
+    removed.emplace_back(task.file.file_path());
     ++result.data_files_rewritten;
     for (auto& b : survivors) kept_rows.push_back(std::move(b));
   }
@@ -359,8 +363,8 @@ Result<PreparedWrite> PrepareCompact(std::shared_ptr<TableOperations> ops, const
   // Small files of the default spec, by partition.
   std::map<std::string, std::vector<const FileScanTask*>> groups;
   for (const auto& task : tasks) {
-    if (task.file.file_size_in_bytes >= small || task.file.spec_id != metadata.default_spec_id) continue;
-    groups[PartitionKey(task.file.spec_id, task.file.partition)].push_back(&task);
+    if (task.file.file_size_in_bytes() >= small || task.file.spec_id() != metadata.default_spec_id) continue;
+    groups[PartitionKey(task.file.spec_id(), task.file.partition())].push_back(&task);
   }
   std::vector<const FileScanTask*> inputs;
   for (const auto& [key, group] : groups) {
@@ -390,7 +394,7 @@ Result<PreparedWrite> PrepareCompact(std::shared_ptr<TableOperations> ops, const
   // The rewritten rows keep the sequence number they had as of the start, so
   // equality deletes committed meanwhile still apply to them.
   producer->set_data_sequence_number(current->sequence_number);
-  for (const FileScanTask* task : inputs) producer->DeleteFile(task->file.file_path);
+  for (const FileScanTask* task : inputs) producer->DeleteFile(std::string(task->file.file_path()));
   for (const auto& f : files) producer->AddFile(f);
   prepared.result.data_files_rewritten = static_cast<int64_t>(inputs.size());
   prepared.result.data_files_added = static_cast<int64_t>(files.size());

@@ -79,7 +79,7 @@ Result<std::unique_ptr<ScanFileReader>> ScanFileReader::Open(std::shared_ptr<Fil
                                                              int64_t split_start, int64_t split_length) {
   (void)filter;  // the residual carries what the partition does not decide
   std::unique_ptr<ScanFileReader> r(new ScanFileReader());
-  r->path_ = task.file.file_path;
+  r->path_ = task.file.file_path();
   r->report_ = report;
   r->output_schema_ = std::move(output_schema);
   r->residual_ = task.residual;
@@ -87,7 +87,7 @@ Result<std::unique_ptr<ScanFileReader>> ScanFileReader::Open(std::shared_ptr<Fil
   // The top-level fields to read: the output, the residual's and the equality deletes' columns.
   std::set<int32_t> wanted(output_field_ids.begin(), output_field_ids.end());
   if (!IsAlwaysTrue(r->residual_)) CollectFieldIds(*r->residual_, &wanted);
-  for (const auto& d : task.equality_deletes) wanted.insert(d.equality_ids.begin(), d.equality_ids.end());
+  for (const auto& d : task.equality_deletes) wanted.insert(d->equality_ids.begin(), d->equality_ids.end());
   std::vector<NestedField> read_fields;
   for (const auto& field : scan_schema.fields()) {
     if (std::any_of(wanted.begin(), wanted.end(), [&](int32_t id) { return Contains(field, id); })) {
@@ -105,9 +105,9 @@ Result<std::unique_ptr<ScanFileReader>> ScanFileReader::Open(std::shared_ptr<Fil
   }
 
   OpenReadOptions open_options;
-  open_options.size = task.file.file_size_in_bytes > 0 ? task.file.file_size_in_bytes : -1;
+  open_options.size = task.file.file_size_in_bytes() > 0 ? task.file.file_size_in_bytes() : -1;
   FLOE_ASSIGN_OR_RETURN(std::shared_ptr<const parquet::ParquetFileReader> file,
-                        parquet::ParquetFileReader::Open(io, task.file.file_path, {}, open_options));
+                        parquet::ParquetFileReader::Open(io, r->path_, {}, open_options));
   const auto& nodes = file->schema().nodes();
   r->file_has_ids_ = std::any_of(nodes.begin() + (nodes.empty() ? 0 : 1), nodes.end(),
                                  [](const parquet::SchemaNode& n) { return n.field_id.has_value(); });
@@ -138,7 +138,7 @@ Result<std::unique_ptr<ScanFileReader>> ScanFileReader::Open(std::shared_ptr<Fil
       auto parsed = ParseNameMapping(it->second);
       if (!parsed.ok()) {
         return Status(parsed.status().code(), StrCat("table property 'schema.name-mapping.default' (needed by ",
-                                                     Quote(task.file.file_path), ", which has no field ids): ",
+                                                     Quote(task.file.file_path()), ", which has no field ids): ",
                                                      parsed.status().message()));
       }
       r->mapping_ = std::move(*parsed);
@@ -158,7 +158,8 @@ Result<std::unique_ptr<ScanFileReader>> ScanFileReader::Open(std::shared_ptr<Fil
   }
 
   if (!task.position_deletes.empty()) {
-    for (const auto& d : task.position_deletes) {
+    for (const auto& delete_file : task.position_deletes) {
+      const DataFile& d = *delete_file;
       if (d.is_deletion_vector()) {
         // spec: a DV lists the deleted positions of exactly one data file.
         FLOE_ASSIGN_OR_RETURN(auto dv, ReadDeletionVector(*io, d));
@@ -186,7 +187,7 @@ Result<std::unique_ptr<ScanFileReader>> ScanFileReader::Open(std::shared_ptr<Fil
         const Array& paths = batch.column(path_column);
         const Array& positions = batch.column(pos_column);
         for (int64_t i = 0; i < batch.num_rows(); ++i) {
-          if (!paths.IsNull(i) && !positions.IsNull(i) && paths.GetString(i) == task.file.file_path) {
+          if (!paths.IsNull(i) && !positions.IsNull(i) && paths.GetString(i) == task.file.file_path()) {
             r->deleted_positions_.insert(positions.Values<int64_t>()[i]);
           }
         }
@@ -198,7 +199,8 @@ Result<std::unique_ptr<ScanFileReader>> ScanFileReader::Open(std::shared_ptr<Fil
     options.filter = ToParquetPredicates(*r->residual_, file->schema());
   }
 
-  for (const auto& d : task.equality_deletes) {
+  for (const auto& delete_file : task.equality_deletes) {
+    const DataFile& d = *delete_file;
     FLOE_ASSIGN_OR_RETURN(std::shared_ptr<const parquet::ParquetFileReader> deletes,
                           parquet::ParquetFileReader::Open(io, d.file_path));
     parquet::ScanOptions delete_options;
@@ -222,8 +224,8 @@ Result<std::unique_ptr<ScanFileReader>> ScanFileReader::Open(std::shared_ptr<Fil
 
   // spec: fields the file lacks read as their identity partition value, else their default.
   std::map<int32_t, std::optional<Literal>> constants;
-  if (const PartitionSpec* spec = metadata.PartitionSpecById(task.file.spec_id)) {
-    constants = IdentityPartitionValues(*spec, scan_schema, task.file.partition);
+  if (const PartitionSpec* spec = metadata.PartitionSpecById(task.file.spec_id())) {
+    constants = IdentityPartitionValues(*spec, scan_schema, task.file.partition());
   }
   r->projection_ = std::make_unique<ColumnProjection>(r->file_has_ids_, r->mapping_ ? &*r->mapping_ : nullptr,
                                                       std::move(constants));

@@ -34,24 +34,23 @@ Result<SplitPlanningOptions> SplitPlanningOptions::FromProperties(
   return o;
 }
 
-std::vector<int64_t> UsableSplitOffsets(const DataFile& file) {
-  const std::vector<int64_t>& offsets = file.split_offsets;
-  if (offsets.empty() || offsets.front() < 0 || offsets.back() >= file.file_size_in_bytes) return {};
+std::vector<int64_t> UsableSplitOffsets(std::span<const int64_t> offsets, int64_t file_size_in_bytes) {
+  if (offsets.empty() || offsets.front() < 0 || offsets.back() >= file_size_in_bytes) return {};
   for (size_t i = 1; i < offsets.size(); ++i) {
     if (offsets[i] <= offsets[i - 1]) return {};
   }
-  return offsets;
+  return std::vector<int64_t>(offsets.begin(), offsets.end());
 }
 
 std::vector<FileScanSplit> SplitFile(const std::shared_ptr<const FileScanTask>& task, int64_t target_size) {
-  const DataFile& file = task->file;
-  const int64_t size = file.file_size_in_bytes;
+  const PlannedDataFile& file = task->file;
+  const int64_t size = file.file_size_in_bytes();
   std::vector<FileScanSplit> splits;
-  if (file.file_format != kFileFormatParquet || size <= 0) {
+  if (file.file_format() != kFileFormatParquet || size <= 0) {
     splits.push_back({task, 0, std::max<int64_t>(size, 1)});
     return splits;
   }
-  const std::vector<int64_t> offsets = UsableSplitOffsets(file);
+  const std::vector<int64_t> offsets = UsableSplitOffsets(file.split_offsets(), size);
   if (!offsets.empty()) {
     // Java's OffsetsAwareSplitScanTaskIterator: one split per row group;
     // the packing puts neighbours back together.
@@ -77,8 +76,8 @@ int64_t SplitWeight(const FileScanSplit& split, int64_t open_file_cost) {
   int64_t bytes = split.length;
   int64_t files = 1;
   for (const auto* deletes : {&split.task->position_deletes, &split.task->equality_deletes}) {
-    for (const DataFile& d : *deletes) {
-      bytes += d.is_deletion_vector() ? d.content_size_in_bytes.value_or(d.file_size_in_bytes) : d.file_size_in_bytes;
+    for (const auto& d : *deletes) {
+      bytes += d->is_deletion_vector() ? d->content_size_in_bytes.value_or(d->file_size_in_bytes) : d->file_size_in_bytes;
       ++files;
     }
   }

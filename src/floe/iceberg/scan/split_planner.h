@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -37,9 +38,9 @@ struct SplitPlanningOptions {
   static Result<SplitPlanningOptions> FromProperties(const std::map<std::string, std::string>& properties);
 };
 
-// The split offsets of `file` Java would use: non-empty, strictly
-// ascending, non-negative and below file_size_in_bytes; else empty.
-std::vector<int64_t> UsableSplitOffsets(const DataFile& file);
+// The split offsets of a file Java would use: non-empty, strictly
+// ascending, non-negative and below `file_size_in_bytes`; else empty.
+std::vector<int64_t> UsableSplitOffsets(std::span<const int64_t> offsets, int64_t file_size_in_bytes);
 
 // `task`'s file as byte ranges covering it (one range when it is not a
 // splittable Parquet file or is no bigger than one piece).

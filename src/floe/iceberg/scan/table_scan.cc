@@ -21,7 +21,7 @@ namespace {
 
 // A live delete file with its data sequence number.
 struct IndexedDelete {
-  DataFile file;
+  std::shared_ptr<const DataFile> file;
   int64_t sequence_number = 0;
   bool global = false;  // an equality delete of an unpartitioned spec applies to every partition
 };
@@ -33,7 +33,7 @@ class DeleteIndex {
     if (entry.global) {
       global_.push_back(std::move(entry));
     } else {
-      const std::string key = PartitionKey(entry.file.spec_id, entry.file.partition);
+      const std::string key = PartitionKey(entry.file->spec_id, entry.file->partition);
       by_partition_[key].push_back(std::move(entry));
     }
   }
@@ -41,11 +41,13 @@ class DeleteIndex {
 
   void Attach(FileScanTask* task) const {
     auto consider = [&](const IndexedDelete& d) {
-      if (d.file.content == DataFileContent::kPositionDeletes) {
+      if (d.file->content == DataFileContent::kPositionDeletes) {
         // spec: a position delete applies to data files with a data
         // sequence number <= its own (same commit included).
         if (d.sequence_number < task->data_sequence_number) return;
-        if (d.file.referenced_data_file.has_value() && *d.file.referenced_data_file != task->file.file_path) return;
+        if (d.file->referenced_data_file.has_value() && *d.file->referenced_data_file != task->file.file_path()) {
+          return;
+        }
         task->position_deletes.push_back(d.file);
       } else {
         // spec: "Equality deletes apply to data files with a strictly lower
@@ -55,7 +57,7 @@ class DeleteIndex {
       }
     };
     for (const auto& d : global_) consider(d);
-    auto it = by_partition_.find(PartitionKey(task->file.spec_id, task->file.partition));
+    auto it = by_partition_.find(PartitionKey(task->file.spec_id(), task->file.partition()));
     if (it != by_partition_.end()) {
       for (const auto& d : it->second) consider(d);
     }
@@ -213,6 +215,10 @@ Result<std::vector<FileScanTask>> TableScan::PlanManifests(const std::vector<Man
     std::optional<ManifestEvaluator> manifest;
     std::optional<PartitionEvaluator> partition;
     std::optional<ResidualEvaluator> residual;
+    // The spec's partition type on the scan schema, as Java's scans read
+    // partition tuples; null when the spec does not bind to it (a dropped
+    // source column), and the reader takes the manifest's own.
+    TypePtr partition_type;
   };
   std::map<int32_t, SpecFilters> filters;
   for (const auto& manifest : manifests) {
@@ -230,6 +236,7 @@ Result<std::vector<FileScanTask>> TableScan::PlanManifests(const std::vector<Man
     f.manifest.emplace(std::move(m));
     f.partition.emplace(std::move(p));
     f.residual.emplace(std::move(r));
+    if (Result<TypePtr> type = spec->PartitionType(*schema_); type.ok()) f.partition_type = std::move(type).value();
     filters.emplace(manifest.partition_spec_id, std::move(f));
   }
 
@@ -250,6 +257,14 @@ Result<std::vector<FileScanTask>> TableScan::PlanManifests(const std::vector<Man
   std::vector<std::vector<IndexedDelete>> deletes_by_manifest(to_read.size());
   std::vector<int64_t> live_by_manifest(to_read.size(), 0);
   std::vector<int64_t> skipped_by_manifest(to_read.size(), 0);
+  // The manifest list's counts size the task list (capped: they are
+  // untrusted, and a wrong count only costs a regrowth).
+  auto expected_files = [&](size_t i) -> size_t {
+    const ManifestFile& m = *to_read[i];
+    if (m.content != ManifestContent::kData) return 0;
+    const int64_t n = m.added_files_count.value_or(0) + m.existing_files_count.value_or(0);
+    return static_cast<size_t>(std::clamp<int64_t>(n, 0, int64_t{1} << 20));
+  };
   // Plans manifest i's tasks onto the end of `planned`.
   auto plan_manifest = [&](size_t i, std::vector<FileScanTask>* planned) -> Status {
     const ManifestFile& manifest = *to_read[i];
@@ -257,8 +272,20 @@ Result<std::vector<FileScanTask>> TableScan::PlanManifests(const std::vector<Man
     const bool deletes = manifest.content == ManifestContent::kDeletes;
     ManifestReaderOptions reader_options;
     // Delete files keep their metrics: equality deletes are matched by them.
-    reader_options.read_stats = filtered || deletes;
-    FLOE_ASSIGN_OR_RETURN(auto reader, ManifestReader::Open(*io_, manifest, reader_options));
+    reader_options.read_stats = filtered || deletes || options_.include_column_stats;
+    // The table's partition type saves parsing each manifest's schema; a
+    // manifest it does not fit (written before a type promotion the
+    // decoder cannot widen) is read with its own.
+    reader_options.partition_type = f.partition_type;
+    Result<std::unique_ptr<ManifestReader>> opened = ManifestReader::Open(*io_, manifest, reader_options);
+    if (!opened.ok() && opened.status().IsCorrupt() && reader_options.partition_type != nullptr) {
+      reader_options.partition_type = nullptr;
+      opened = ManifestReader::Open(*io_, manifest, reader_options);
+    }
+    FLOE_ASSIGN_OR_RETURN(auto reader, std::move(opened));
+    // The manifest's data files, in one block its tasks share.
+    std::shared_ptr<PlannedFileBlock> block;
+    if (!deletes) block = std::make_shared<PlannedFileBlock>(expected_files(i), options_.include_column_stats);
     ManifestEntry entry;
     while (true) {
       FLOE_ASSIGN_OR_RETURN(bool more, reader->Next(&entry));
@@ -269,7 +296,8 @@ Result<std::vector<FileScanTask>> TableScan::PlanManifests(const std::vector<Man
         if (!f.partition->MightMatch(entry.data_file.partition)) continue;
         const bool global =
             entry.data_file.content == DataFileContent::kEqualityDeletes && f.spec->is_unpartitioned();
-        deletes_by_manifest[i].push_back({entry.data_file, sequence_number, global});
+        deletes_by_manifest[i].push_back(
+            {std::make_shared<const DataFile>(std::move(entry.data_file)), sequence_number, global});
         continue;
       }
       if (incremental && (entry.status != ManifestEntryStatus::kAdded || !entry.snapshot_id.has_value() ||
@@ -281,22 +309,14 @@ Result<std::vector<FileScanTask>> TableScan::PlanManifests(const std::vector<Man
         ++skipped_by_manifest[i];
         continue;
       }
-      // Built in place: a task is ~660 bytes, and a million of them are
-      // the plan's main cost after decoding.
+      // Built in place; the entry stays the reader's, so decoding the next
+      // one reuses its strings (no allocation per file).
       FileScanTask& task = planned->emplace_back();
       task.residual = filtered ? f.residual->ResidualFor(entry.data_file.partition) : bound_filter_;
       task.data_sequence_number = sequence_number;
-      task.file = std::move(entry.data_file);  // the reader refills the moved-from entry
+      FLOE_RETURN_IF_ERROR(PlannedDataFile::Append(block, entry.data_file, &task.file));
     }
     return Status::OK();
-  };
-  // The manifest list's counts size the task list (capped: they are
-  // untrusted, and a wrong count only costs a regrowth).
-  auto expected_files = [&](size_t i) -> size_t {
-    const ManifestFile& m = *to_read[i];
-    if (m.content != ManifestContent::kData) return 0;
-    const int64_t n = m.added_files_count.value_or(0) + m.existing_files_count.value_or(0);
-    return static_cast<size_t>(std::clamp<int64_t>(n, 0, int64_t{1} << 20));
   };
   size_t expected = 0;
   for (size_t i = 0; i < to_read.size(); ++i) expected += expected_files(i);
@@ -404,7 +424,7 @@ class TableScan::Reader final : public RecordBatchReader {
       *length = end - first.start;
       // The file's last split reads every row group after its start, and a
       // whole file reads all of them, whatever file_size_in_bytes says.
-      if (end >= first.task->file.file_size_in_bytes) *length = first.start == 0 ? -1 : INT64_MAX - first.start;
+      if (end >= first.task->file.file_size_in_bytes()) *length = first.start == 0 ? -1 : INT64_MAX - first.start;
       return true;
     }
     return false;

@@ -34,6 +34,7 @@
 #include "floe/iceberg/expression/expression.h"
 #include "floe/iceberg/manifest_entry.h"
 #include "floe/iceberg/manifest_file.h"
+#include "floe/iceberg/scan/file_scan_task.h"
 #include "floe/iceberg/table_metadata.h"
 #include "floe/io/file_io.h"
 
@@ -54,6 +55,11 @@ struct TableScanOptions {
   // read.split.target-size / read.split.open-file-cost (split_planner.h).
   std::optional<int64_t> split_target_size;
   std::optional<int64_t> split_open_file_cost;
+  // Whether planned tasks keep their whole DataFile, column metrics
+  // included (FileScanTask::file.data_file(); Java's includeColumnStats).
+  // Off, a task keeps only what reading needs (file_scan_task.h): listing
+  // a big table is then several times cheaper in memory.
+  bool include_column_stats = false;
 };
 
 // What planning and reading cost, for `--explain` and the demo.
@@ -73,31 +79,6 @@ struct ScanReport {
   int64_t rows_returned = 0;
 
   std::string ToString() const;
-};
-
-// One data file to read with the deletes that apply to it.
-struct FileScanTask {
-  DataFile file;
-  int64_t data_sequence_number = 0;
-  std::vector<DataFile> position_deletes;
-  std::vector<DataFile> equality_deletes;
-  ExpressionPtr residual;  // bound to the scan schema; true when the partition decides
-};
-
-// A byte range of one planned file (Java's split FileScanTask). The splits
-// of a file share its task; a reader of a split reads the file's row groups
-// whose first byte lies in [start, start + length).
-struct FileScanSplit {
-  std::shared_ptr<const FileScanTask> task;
-  int64_t start = 0;
-  int64_t length = 0;
-};
-
-// Splits read one after another by one reader, about the split target size
-// together (Java's CombinedScanTask).
-struct CombinedScanTask {
-  std::vector<FileScanSplit> splits;
-  int64_t weight = 0;  // the splits' planning weights (split_planner.h)
 };
 
 class IncrementalAppendScan;
@@ -120,8 +101,8 @@ class TableScan {
   const std::shared_ptr<const floe::Schema>& output_schema() const { return output_schema_; }
 
   // Plans the files to read (each call plans anew and resets report()).
-  // Without a filter the tasks' files carry no column metrics. Errors of
-  // FileIO and the manifest readers.
+  // The tasks own what they point to (file_scan_task.h) and outlive the
+  // scan. Errors of FileIO and the manifest readers.
   Result<std::vector<FileScanTask>> PlanFiles();
 
   // PlanFiles, then the files cut into splits and packed into combined
