@@ -29,6 +29,26 @@ inline CreateTableRequest OrdersRequest() {
   return request;
 }
 
+// A first view version holding `sql`.
+inline iceberg::ViewVersion Version(std::string sql, std::string dialect = "spark") {
+  iceberg::ViewVersion v;
+  v.version_id = 1;
+  v.timestamp_ms = 1700000000000;
+  v.summary = {{"engine-name", "floe"}};
+  v.representations.push_back(iceberg::ViewRepresentation{"sql", std::move(sql), std::move(dialect), ""});
+  v.default_namespace = {"shop"};
+  return v;
+}
+
+// The view shop.recent of the view tests: the last day of orders.
+inline CreateViewRequest RecentOrders() {
+  CreateViewRequest request;
+  request.schema = OrdersRequest().schema;
+  request.view_version = Version("SELECT * FROM orders WHERE order_ts > now() - INTERVAL 1 DAY");
+  request.properties = {{"comment", "orders of the last day"}};
+  return request;
+}
+
 inline Namespace Ns(std::string_view dotted) { return Namespace::Parse(dotted).value(); }
 inline TableIdentifier Ident(std::string_view dotted) { return TableIdentifier::Parse(dotted).value(); }
 

@@ -5,9 +5,13 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <memory>
+#include <set>
 #include <string>
+#include <vector>
 
+#include "floe/base/strings.h"
 #include "floe/io/file_io.h"
 #include "floe/io/s3_client.h"
 #include "floe/io/s3_file_io_internal.h"
@@ -38,6 +42,17 @@ class S3Test : public ::testing::Test {
     return client.ok() ? *client : nullptr;
   }
 
+  // Every object whose path starts with `prefix`.
+  std::set<std::string> Objects(const std::string& prefix) {
+    std::set<std::string> paths;
+    auto listed = io_->ListAll(prefix);
+    EXPECT_TRUE(listed.ok()) << listed.status().ToString();
+    if (listed.ok()) {
+      for (const auto& info : *listed) paths.insert(info.path);
+    }
+    return paths;
+  }
+
   std::string ReadString(const std::string& path) {
     auto buf = io_->ReadAll(path);
     EXPECT_TRUE(buf.ok()) << buf.status().ToString();
@@ -52,6 +67,29 @@ class S3Test : public ::testing::Test {
       s[i] = static_cast<char>(x >> 24);
     }
     return s;
+  }
+
+  // The rows of a floe command's csv output after its header, sorted.
+  static std::string SortedRows(const std::string& out) {
+    std::vector<std::string> lines;
+    for (auto line : Split(out, '\n')) {
+      if (!line.empty()) lines.emplace_back(line);
+    }
+    if (!lines.empty()) lines.erase(lines.begin());
+    std::sort(lines.begin(), lines.end());
+    std::string joined;
+    for (const auto& l : lines) joined += l + "\n";
+    return joined;
+  }
+  // The .parquet paths among the cells of csv output (`floe table files`).
+  static std::set<std::string> ParquetPathsIn(const std::string& csv) {
+    std::set<std::string> files;
+    for (auto line : Split(csv, '\n')) {
+      for (auto cell : Split(line, ',')) {
+        if (cell.ends_with(".parquet")) files.emplace(cell);
+      }
+    }
+    return files;
   }
 
   std::shared_ptr<S3Client> client_;

@@ -77,12 +77,6 @@ class S3IcebergTest : public S3Test {
     return catalog.ok() ? *catalog : nullptr;
   }
 
-  std::set<std::string> Objects(const std::string& prefix) {
-    std::set<std::string> paths;
-    for (const auto& p : catalog::testing::ListPaths(*io_, prefix)) paths.insert(p);
-    return paths;
-  }
-
   TempDir dir_;
   std::string warehouse_;
 };

@@ -94,28 +94,7 @@ class S3ServeTest : public S3Test {
     for (const auto& a : args) joined += (joined.empty() ? "" : " ") + a;
     return joined;
   }
-  // The csv output's rows after the header, sorted.
-  static std::string SortedRows(const std::string& out) {
-    std::vector<std::string> lines;
-    for (auto line : Split(out, '\n')) {
-      if (!line.empty()) lines.emplace_back(line);
-    }
-    if (!lines.empty()) lines.erase(lines.begin());
-    std::sort(lines.begin(), lines.end());
-    std::string joined;
-    for (const auto& l : lines) joined += l + "\n";
-    return joined;
-  }
   std::string Ids() { return SortedRows(Ok({"--format", "csv", "table", "scan", "shop.orders", "--select", "order_id"})); }
-  std::set<std::string> Objects(const std::string& prefix) {
-    std::set<std::string> paths;
-    auto listed = io_->ListAll(prefix);
-    EXPECT_TRUE(listed.ok()) << listed.status().ToString();
-    if (listed.ok()) {
-      for (const auto& info : *listed) paths.insert(info.path);
-    }
-    return paths;
-  }
   std::set<std::string> ObjectsEndingWith(const std::string& prefix, const std::string& suffix) {
     std::set<std::string> matching;
     for (const auto& p : Objects(prefix)) {
@@ -123,17 +102,7 @@ class S3ServeTest : public S3Test {
     }
     return matching;
   }
-  // The data files of the current snapshot, from `floe table files`.
-  std::set<std::string> LiveDataFiles() {
-    std::set<std::string> files;
-    const std::string out = Ok({"--format", "csv", "table", "files", "shop.orders"});
-    for (auto line : Split(out, '\n')) {
-      for (auto cell : Split(line, ',')) {
-        if (cell.ends_with(".parquet")) files.emplace(cell);
-      }
-    }
-    return files;
-  }
+  std::set<std::string> LiveDataFiles() { return ParquetPathsIn(Ok({"--format", "csv", "table", "files", "shop.orders"})); }
   void Write(const std::string& name, const std::string& text) { std::ofstream(dir_.Join(name)) << text; }
 
   TempDir dir_;

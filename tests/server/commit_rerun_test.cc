@@ -61,8 +61,10 @@ class FailingCommits final : public Catalog {
   Status RenameTable(const TableIdentifier& from, const TableIdentifier& to) override {
     return inner_->RenameTable(from, to);
   }
-  Result<iceberg::TableState> RegisterTable(const TableIdentifier& ident, const std::string& location) override {
-    return inner_->RegisterTable(ident, location);
+  using Catalog::RegisterTable;
+  Result<iceberg::TableState> RegisterTable(const TableIdentifier& ident, const std::string& location,
+                                            bool overwrite) override {
+    return inner_->RegisterTable(ident, location, overwrite);
   }
   Result<iceberg::TableState> CommitTable(const TableIdentifier& ident,
                                           const std::vector<iceberg::TableRequirement>& requirements,

@@ -13,24 +13,6 @@
 namespace floe::catalog::testing {
 namespace {
 
-iceberg::ViewVersion Version(std::string sql, std::string dialect = "spark") {
-  iceberg::ViewVersion v;
-  v.version_id = 1;
-  v.timestamp_ms = 1700000000000;
-  v.summary = {{"engine-name", "floe"}};
-  v.representations.push_back(iceberg::ViewRepresentation{"sql", std::move(sql), std::move(dialect), ""});
-  v.default_namespace = {"shop"};
-  return v;
-}
-
-CreateViewRequest RecentOrders() {
-  CreateViewRequest request;
-  request.schema = OrdersRequest().schema;
-  request.view_version = Version("SELECT * FROM orders WHERE order_ts > now() - INTERVAL 1 DAY");
-  request.properties = {{"comment", "orders of the last day"}};
-  return request;
-}
-
 class ViewConformanceTest : public CatalogConformanceTest {
  protected:
   void SetUp() override {
