@@ -33,6 +33,15 @@ Status AsInvalid(const Status& s) {
   return Status::InvalidArgument(s.message());
 }
 
+// Moves `update` into `out` when it holds one of `Shared` (the actions views
+// share with tables); false when it holds another.
+template <typename... Shared>
+bool MoveShared(ib::TableUpdate& update, ib::ViewUpdate* out) {
+  return ((std::holds_alternative<Shared>(update) &&
+           (out->template emplace<Shared>(std::move(std::get<Shared>(update))), true)) ||
+          ...);
+}
+
 Result<ib::ViewUpdate> ReadUpdate(element e, const std::string& path) {
   FLOE_ASSIGN_OR_RETURN(JsonObjectReader obj, JsonObject(e, path));
   FLOE_ASSIGN_OR_RETURN(std::string action, obj.String("action"));
@@ -48,19 +57,15 @@ Result<ib::ViewUpdate> ReadUpdate(element e, const std::string& path) {
   }
   if (IsSharedAction(action)) {
     FLOE_ASSIGN_OR_RETURN(ib::TableUpdate update, internal::ReadTableUpdate(e, path));
-    return std::visit(
-        Overloaded{
-            [](ib::AssignUuid& u) -> Result<ib::ViewUpdate> { return ib::ViewUpdate{std::move(u)}; },
-            [](ib::UpgradeFormatVersion& u) -> Result<ib::ViewUpdate> { return ib::ViewUpdate{u}; },
-            [](ib::AddSchema& u) -> Result<ib::ViewUpdate> { return ib::ViewUpdate{std::move(u)}; },
-            [](ib::SetLocation& u) -> Result<ib::ViewUpdate> { return ib::ViewUpdate{std::move(u)}; },
-            [](ib::SetProperties& u) -> Result<ib::ViewUpdate> { return ib::ViewUpdate{std::move(u)}; },
-            [](ib::RemoveProperties& u) -> Result<ib::ViewUpdate> { return ib::ViewUpdate{std::move(u)}; },
-            [&](auto&) -> Result<ib::ViewUpdate> {
-              return Status::Internal(StrCat("view update ", action, " read as another table update"));
-            },
-        },
-        update);
+    // Moved alternative by alternative into the caller's variant: building
+    // a Result<ViewUpdate> per alternative in a std::visit trips GCC 12's
+    // -Wmaybe-uninitialized at -O3.
+    ib::ViewUpdate view_update;
+    if (!MoveShared<ib::AssignUuid, ib::UpgradeFormatVersion, ib::AddSchema, ib::SetLocation, ib::SetProperties,
+                    ib::RemoveProperties>(update, &view_update)) {
+      return Status::Internal(StrCat("view update ", action, " read as another table update"));
+    }
+    return view_update;
   }
   FLOE_ASSIGN_OR_RETURN(element action_value, obj.Get("action"));
   return obj.Bad("action", action_value, "not a view update action");
