@@ -1,7 +1,6 @@
 #include "floe/catalog/rest_catalog.h"
 
 #include <algorithm>
-#include <filesystem>
 #include <set>
 
 #include "floe/base/strings.h"
@@ -338,11 +337,7 @@ Result<iceberg::TableState> RestCatalog::RegisterTable(const TableIdentifier& id
   RestRequest request;
   request.method = "POST";
   request.path = NamespacePath(ident.ns) + "/register";
-  // A local path is sent without "." and ".." segments, which servers refuse
-  // (floe's location policy does): "/src/../shared/m.json" → "/shared/m.json".
-  std::string location = metadata_location;
-  if (StartsWith(location, "/")) location = std::filesystem::path(location).lexically_normal().string();
-  request.body = rest::ToJson(rest::RegisterTableRequest{ident.name, location, overwrite});
+  request.body = rest::ToJson(rest::RegisterTableRequest{ident.name, metadata_location, overwrite});
   FLOE_ASSIGN_OR_RETURN(HttpResponse response, Call(request, &ident.ns));
   auto result = rest::ParseLoadTableResult(response.body);
   if (!result.ok()) return BadBody(request, *http_, result.status());
