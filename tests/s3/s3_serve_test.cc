@@ -179,5 +179,48 @@ TEST_F(S3ServeTest, LocationOutsideTheWarehouseIsRefused) {
   EXPECT_EQ(Floe({"table", "scan", "shop.t"}).exit_code, 1);
 }
 
+// A client that knows only the account, with a storage endpoint that
+// leads nowhere: the server's --table-config hands it the endpoint with
+// each table (LoadTableResult.config), and that wins over the client's own.
+// The same client against a server that vends nothing cannot reach the
+// files, so it is the vended config that made the difference.
+TEST_F(S3ServeTest, ClientUsesTheStorageConfigTheServerVends) {
+  TempDir vending_dir;
+  std::unique_ptr<catalog::testing::FloeServer> vending;
+  {
+    ScopedEnvironment aws(AwsEnvironment());
+    vending = std::make_unique<catalog::testing::FloeServer>(
+        vending_dir, std::vector<std::string>{"--warehouse", At("vended"), "--table-config",
+                                              "s3.endpoint=" + S3TestServer::endpoint(), "--table-config",
+                                              "client.region=us-east-1"});
+  }
+  ASSERT_TRUE(vending->ok());
+  std::vector<std::string> env = ClientEnv();
+  env.push_back("AWS_ENDPOINT_URL_S3=http://127.0.0.1:9");  // later assignments win: nothing listens there
+  auto run = [&](const catalog::testing::FloeServer& server, std::vector<std::string> args) {
+    args.insert(args.begin(), {"--catalog", server.url()});
+    return RunFloe(args, env, dir_.path());
+  };
+  auto ok = [&](std::vector<std::string> args) {
+    const std::string shown = Join(args);
+    auto r = run(*vending, std::move(args));
+    EXPECT_EQ(r.exit_code, 0) << shown << ": " << r.err;
+    return r.out;
+  };
+  ok({"namespace", "create", "shop"});
+  ok({"table", "create", "shop.t", "--schema", "id long not null, city string"});
+  Write("t.csv", "id,city\n1,Lisbon\n2,Porto\n");
+  ok({"table", "append", "shop.t", "t.csv"});
+  EXPECT_EQ(SortedRows(ok({"--format", "csv", "table", "scan", "shop.t"})), "1,Lisbon\n2,Porto\n");
+  EXPECT_EQ(ObjectsEndingWith(At("vended/shop/t/data/"), ".parquet").size(), 1u);
+
+  Ok({"namespace", "create", "shop"});  // on the server that vends nothing
+  Ok({"table", "create", "shop.t", "--schema", "id long not null, city string"});
+  auto unreachable = run(*server_, {"table", "append", "shop.t", "t.csv"});
+  EXPECT_EQ(unreachable.exit_code, 2) << unreachable.out;  // an IOError
+  EXPECT_NE(unreachable.err.find("127.0.0.1 port 9"), std::string::npos) << unreachable.err;
+  EXPECT_EQ(ObjectsEndingWith(At("wh/shop/t/data/"), ".parquet").size(), 0u);
+}
+
 }  // namespace
 }  // namespace floe::testing

@@ -270,6 +270,30 @@ TEST(RestServer, AllowedLocationsAddRootsBesideTheWarehouse) {
   EXPECT_EQ(f.Post("/v1/namespaces", R"({"namespace":["x"],"properties":{"location":"/etc/x"}})")->status, 403);
 }
 
+// --table-config goes out with every LoadTableResult (create, load,
+// register) and with nothing else: a commit's answer has no config.
+TEST(RestServer, TableConfigIsSentWithEveryLoadTableResult) {
+  RestServerOptions options = ServerFixture::Insecure();
+  options.table_config = {{"s3.endpoint", "http://storage.example:9000"}, {"client.region", "eu-west-1"}};
+  ServerFixture f(options);
+  ASSERT_EQ(f.Post("/v1/namespaces", R"({"namespace":["shop"]})")->status, 200);
+  auto created = f.Post("/v1/namespaces/shop/tables", CreateTableBody("t"));
+  ASSERT_EQ(created->status, 200) << created->body;
+  auto staged = f.Post("/v1/namespaces/shop/tables", CreateTableBody("s", R"(,"stage-create":true)"));
+  ASSERT_EQ(staged->status, 200) << staged->body;
+  auto loaded = f.http().Get("/v1/namespaces/shop/tables/t");
+  ASSERT_TRUE(loaded);
+  const std::string location = f.catalog().LoadTable(Ident("shop.t")).value().metadata_location;
+  auto registered =
+      f.Post("/v1/namespaces/shop/register", R"({"name":"copy","metadata-location":")" + location + R"("})");
+  ASSERT_EQ(registered->status, 200) << registered->body;
+  for (const std::string& body : {created->body, staged->body, loaded->body, registered->body}) {
+    auto result = catalog::rest::ParseLoadTableResult(body);
+    ASSERT_TRUE(result.ok()) << result.status().ToString();
+    EXPECT_EQ(result->config, options.table_config) << body;
+  }
+}
+
 TEST(RestServer, RegisterExistingMetadata) {
   ServerFixture f;
   ASSERT_EQ(f.Post("/v1/namespaces", R"({"namespace":["shop"]})")->status, 200);

@@ -34,9 +34,12 @@ std::string EnvOr(const char* name) {
 
 // http(s)://host:port[/path][?warehouse=..&prefix=..&scope=..&oauth2-server-uri=..]
 Result<std::shared_ptr<Catalog>> OpenRestCatalog(std::string_view uri, std::shared_ptr<FileIO> io,
-                                                 std::string catalog_name) {
+                                                 std::string catalog_name, TableFileIOResolver table_io,
+                                                 const Properties& client_properties) {
   RestCatalogOptions options;
   options.name = std::move(catalog_name);
+  options.table_io = std::move(table_io);
+  options.properties = client_properties;
   const size_t question = uri.find('?');
   options.uri = std::string(uri.substr(0, question));
   if (question != std::string_view::npos) {
@@ -97,12 +100,14 @@ static Result<std::shared_ptr<Catalog>> OpenPostgres(std::string_view uri, std::
 
 Result<std::shared_ptr<Catalog>> OpenCatalog(std::string_view uri, std::string_view warehouse,
                                              std::shared_ptr<FileIO> io, std::string catalog_name,
-                                             TableFileIOResolver table_io) {
+                                             TableFileIOResolver table_io, const Properties& client_properties) {
   const std::string scheme = CatalogUriScheme(uri);
   if (scheme == "postgresql" || scheme == "postgres") {
     return OpenPostgres(uri, warehouse, std::move(io), std::move(catalog_name), std::move(table_io));
   }
-  if (scheme == "http" || scheme == "https") return OpenRestCatalog(uri, std::move(io), std::move(catalog_name));
+  if (scheme == "http" || scheme == "https") {
+    return OpenRestCatalog(uri, std::move(io), std::move(catalog_name), std::move(table_io), client_properties);
+  }
   if (scheme != "sqlite") {
     return Status::InvalidArgument(StrCat("catalog URI ", Quote(RedactCatalogUri(uri)),
                                           ": unknown scheme (expected sqlite:<path>, postgresql://, http(s)://)"));

@@ -45,10 +45,16 @@ std::string RedactCatalogUri(std::string_view uri);
 // relative local path is made absolute, so metadata never holds relative
 // locations) and files read and written through `io` (and, for tables
 // whose properties configure storage, the FileIO `table_io` resolves).
+// `client_properties` are the client's catalog properties (`--catalog-
+// property`): a REST catalog places them between the server's defaults and
+// overrides, so the storage settings the server sends are weighed against
+// them (RestCatalog::StoragePropertiesFor); SQL catalogs take theirs from
+// `table_io`.
 //   InvalidArgument for an unknown scheme or an empty path or warehouse;
 //   the catalog's own errors (SqlCatalog::Open).
 Result<std::shared_ptr<Catalog>> OpenCatalog(std::string_view uri, std::string_view warehouse,
                                              std::shared_ptr<FileIO> io, std::string catalog_name = "floe",
-                                             TableFileIOResolver table_io = nullptr);
+                                             TableFileIOResolver table_io = nullptr,
+                                             const Properties& client_properties = {});
 
 }  // namespace floe::catalog

@@ -74,6 +74,10 @@ Status RestCatalog::FetchConfig() {
   properties_ = config->defaults;
   for (const auto& [k, v] : options_.properties) properties_[k] = v;
   for (const auto& [k, v] : config->overrides) properties_[k] = v;
+  client_storage_.clear();
+  for (const auto& [k, v] : options_.properties) {
+    if (IsFileIOProperty(k)) client_storage_[k] = v;
+  }
   if (auto it = properties_.find("prefix"); it != properties_.end()) prefix_ = it->second;
   endpoints_ = std::set<std::string, std::less<>>(config->endpoints.begin(), config->endpoints.end());
   if (config->endpoints.empty()) {
@@ -294,7 +298,7 @@ Result<RestCatalog::LoadedTable> RestCatalog::LoadTableWithETag(const TableIdent
   auto result = rest::ParseLoadTableResult(response.body);
   if (!result.ok()) return BadBody(request, *http_, result.status());
   return LoadedTable{StateOf(std::move(result->metadata_location), std::move(result->metadata)),
-                     std::string(response.Header("etag"))};
+                     std::string(response.Header("etag")), std::move(result->config)};
 }
 
 Result<bool> RestCatalog::TableExists(const TableIdentifier& ident) {
@@ -400,7 +404,7 @@ Result<RestCatalog::LoadedTable> RestCatalog::CommitTableWithETag(
         StrCat("table ", ident.ToString(), ": unreadable commit response: ", result.status().message()));
   }
   return LoadedTable{StateOf(std::move(result->metadata_location), std::move(result->metadata)),
-                     std::string(response->Header("etag"))};
+                     std::string(response->Header("etag")), Properties{}};
 }
 
 Result<std::vector<iceberg::TableState>> RestCatalog::CommitTransaction(const std::vector<TableCommit>& commits) {
@@ -440,6 +444,29 @@ Result<std::vector<iceberg::TableState>> RestCatalog::CommitTransaction(const st
     states.push_back(std::move(state));
   }
   return states;
+}
+
+FileIOProperties RestCatalog::StoragePropertiesFor(const iceberg::TableMetadata& metadata,
+                                                   const Properties& table_config) const {
+  FileIOProperties storage;
+  auto take = [&storage](const Properties& properties) {
+    for (const auto& [key, value] : properties) {
+      if (IsFileIOProperty(key)) storage[key] = value;
+    }
+  };
+  take(properties_);
+  take(metadata.properties);
+  take(table_config);
+  return storage;
+}
+
+Result<std::shared_ptr<FileIO>> RestCatalog::FileIOFor(const TableIdentifier& ident,
+                                                       const iceberg::TableMetadata& metadata,
+                                                       const FileIOProperties& storage) const {
+  if (!options_.table_io || storage == client_storage_) return io_;
+  auto io = options_.table_io(metadata.location, storage);
+  if (!io.ok()) return io.status().WithContext(StrCat("table ", ident.ToString(), ": storage properties"));
+  return io;
 }
 
 std::shared_ptr<iceberg::TableOperations> RestCatalog::NewTableOps(const TableIdentifier& ident) {

@@ -73,6 +73,7 @@
 #include <vector>
 
 #include "floe/catalog/catalog.h"
+#include "floe/catalog/catalog_table_operations.h"
 #include "floe/catalog/rest_auth.h"
 #include "floe/catalog/rest_http.h"
 #include "floe/io/file_io.h"
@@ -105,6 +106,11 @@ struct RestCatalogOptions {
   // always resolved by reloading).
   bool idempotency_keys = true;
   RestHttpOptions http;  // base_url is set from `uri`
+  // The FileIO of a table whose storage settings are not the client's own:
+  // the server's config, the table's properties and the table's config in
+  // LoadTableResult (vended per table) may set storage properties
+  // (IsFileIOProperty). Unset: every table uses the catalog's FileIO.
+  TableFileIOResolver table_io;
 };
 
 class RestCatalog final : public Catalog, public std::enable_shared_from_this<RestCatalog> {
@@ -166,6 +172,7 @@ class RestCatalog final : public Catalog, public std::enable_shared_from_this<Re
   struct LoadedTable {
     iceberg::TableState state;
     std::string etag;
+    Properties config;  // LoadTableResult's config; a commit's answer has none
   };
   // LoadTable, sending If-None-Match: known->etag when `known` has one; on
   // 304 Not Modified returns *known itself (its metadata shared, not read
@@ -178,6 +185,16 @@ class RestCatalog final : public Catalog, public std::enable_shared_from_this<Re
 
   const RestCatalogOptions& options() const { return options_; }
   const std::shared_ptr<FileIO>& io() const { return io_; }
+
+  // The storage properties the files of a table at `metadata` use, as
+  // PyIceberg merges them: the catalog's (server defaults < client <
+  // server overrides) < the table's properties < `table_config`.
+  FileIOProperties StoragePropertiesFor(const iceberg::TableMetadata& metadata, const Properties& table_config) const;
+  // The FileIO for those properties: io() when they are the client's own
+  // (or no table_io resolver was given), else the resolver's; its errors
+  // (a malformed property) name the table.
+  Result<std::shared_ptr<FileIO>> FileIOFor(const TableIdentifier& ident, const iceberg::TableMetadata& metadata,
+                                            const FileIOProperties& storage) const;
 
   // Use Open.
   RestCatalog(RestCatalogOptions options, std::shared_ptr<FileIO> io);
@@ -210,6 +227,7 @@ class RestCatalog final : public Catalog, public std::enable_shared_from_this<Re
   std::shared_ptr<RestHttp> token_http_;
   std::shared_ptr<OAuth2Session> auth_;
   Properties properties_;
+  FileIOProperties client_storage_;  // the storage properties of options_.properties
   std::string prefix_;
   std::set<std::string, std::less<>> endpoints_;  // the server's, or the spec's default set
 };

@@ -8,12 +8,31 @@
 namespace floe::catalog {
 
 RestTableOperations::RestTableOperations(std::shared_ptr<RestCatalog> catalog, TableIdentifier ident)
-    : catalog_(std::move(catalog)), ident_(std::move(ident)) {}
+    : catalog_(std::move(catalog)), ident_(std::move(ident)), current_io_(catalog_->io().get()) {}
 
-void RestTableOperations::Remember(const RestCatalog::LoadedTable& loaded) {
-  if (loaded.etag.empty()) return;
+FileIO& RestTableOperations::io() {
   std::lock_guard<std::mutex> lock(mutex_);
+  return *current_io_;
+}
+
+Status RestTableOperations::Remember(RestCatalog::LoadedTable& loaded) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  // spec: "config" comes with a LoadTableResult, not a commit's answer.
+  if (loaded.config.empty()) loaded.config = last_.config;
+  if (loaded.state.metadata != nullptr) {
+    FileIOProperties storage = catalog_->StoragePropertiesFor(*loaded.state.metadata, loaded.config);
+    if (storage != current_storage_ || table_ios_.empty()) {
+      FLOE_ASSIGN_OR_RETURN(std::shared_ptr<FileIO> io,
+                            catalog_->FileIOFor(ident_, *loaded.state.metadata, storage));
+      if (io.get() != current_io_) {
+        table_ios_.push_back(io);
+        current_io_ = io.get();
+      }
+      current_storage_ = std::move(storage);
+    }
+  }
   last_ = loaded;
+  return Status::OK();
 }
 
 Result<iceberg::TableState> RestTableOperations::Refresh() {
@@ -24,7 +43,7 @@ Result<iceberg::TableState> RestTableOperations::Refresh() {
   }
   FLOE_ASSIGN_OR_RETURN(RestCatalog::LoadedTable loaded,
                         catalog_->LoadTableWithETag(ident_, known.etag.empty() ? nullptr : &known));
-  Remember(loaded);
+  FLOE_RETURN_IF_ERROR(Remember(loaded));
   return std::move(loaded.state);
 }
 
@@ -36,7 +55,10 @@ Result<iceberg::TableState> RestTableOperations::Commit(const iceberg::TableStat
   if (!create && changes.updates.empty()) return base;  // nothing to send
   auto committed = catalog_->CommitTableWithETag(ident_, changes.requirements, changes.updates);
   if (committed.ok()) {
-    Remember(*committed);
+    // The commit has landed: a storage property it set that cannot make a
+    // FileIO fails the next use of the table, not this commit.
+    Status remembered = Remember(*committed);
+    (void)remembered;
     return std::move(committed->state);
   }
   if (!create && committed.status().IsNotFound()) {

@@ -2,8 +2,10 @@
 // Refresh loads the table, Commit sends base → updated as requirements and
 // updates (iceberg/table_metadata_diff.h) and resolves an unknown outcome by
 // reloading (rest_catalog.h says how). The server writes the metadata file;
-// this side writes only data, manifests and manifest lists (through the
-// catalog's FileIO). It keeps the newest state it saw with its ETag, and
+// this side writes only data, manifests and manifest lists, through the
+// catalog's FileIO, or the one the table's storage settings call for
+// (RestCatalog::StoragePropertiesFor: server config, table properties, the
+// config vended with the table). It keeps the newest state it saw with its ETag, and
 // Refresh asks with If-None-Match: a 304 answer returns that state again
 // without reading the metadata twice.
 //
@@ -14,6 +16,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <vector>
 
 #include "floe/catalog/rest_catalog.h"
 #include "floe/iceberg/table_metadata_diff.h"
@@ -35,7 +38,7 @@ class RestTableOperations final : public iceberg::TableOperations {
   // other errors.
   Result<iceberg::TableState> Commit(const iceberg::TableState& base, const iceberg::TableMetadata& updated) override;
 
-  FileIO& io() override { return *catalog_->io(); }
+  FileIO& io() override;
   std::string name() const override { return ident_.ToString(); }
 
  private:
@@ -43,13 +46,18 @@ class RestTableOperations final : public iceberg::TableOperations {
   // land, or the reloads run out (then `unknown` is returned).
   Result<iceberg::TableState> Resolve(const iceberg::TableChanges& changes, const Status& unknown);
 
-  // Remembers `loaded` as the newest state seen when it has an ETag.
-  void Remember(const RestCatalog::LoadedTable& loaded);
+  // Remembers `loaded` as the newest state seen (a commit's answer keeps
+  // the config of the last load) and picks the FileIO its storage
+  // settings call for.
+  Status Remember(RestCatalog::LoadedTable& loaded);
 
   std::shared_ptr<RestCatalog> catalog_;
   TableIdentifier ident_;
   std::mutex mutex_;
   RestCatalog::LoadedTable last_;  // guarded by mutex_
+  FileIO* current_io_;             // guarded by mutex_; the catalog's or one of table_ios_
+  FileIOProperties current_storage_;                   // guarded by mutex_
+  std::vector<std::shared_ptr<FileIO>> table_ios_;    // guarded by mutex_; kept so io() references stay valid
 };
 
 }  // namespace floe::catalog

@@ -28,6 +28,7 @@ struct ServeFlags {
   bool insecure_dev = false;
   size_t workers = 0;
   std::vector<std::string> allowed_locations;
+  std::vector<std::string> table_config;
 };
 
 Result<std::string> ReadFile(const std::string& path) {
@@ -69,6 +70,15 @@ Status RunServe(CommandContext& ctx, const ServeFlags& flags) {
   options.warehouse = AbsoluteWarehouse(warehouse);
   for (const std::string& location : flags.allowed_locations) {
     options.allowed_locations.push_back(AbsoluteWarehouse(location));
+  }
+  for (const std::string& kv : flags.table_config) {
+    const size_t eq = kv.find('=');
+    if (eq == 0 || eq == std::string::npos) {
+      // The value may be a secret: only the key is named.
+      return Status::InvalidArgument(
+          StrCat("--table-config ", Quote(kv.substr(0, eq)), ": expected KEY=VALUE"));
+    }
+    options.table_config[kv.substr(0, eq)] = kv.substr(eq + 1);
   }
 
   FLOE_ASSIGN_OR_RETURN(auto io, ctx.FileIOFor(options.warehouse));
@@ -115,6 +125,8 @@ void AddServeCommand(CLI::App& app, CommandSet& commands) {
   serve->add_option("--workers", flags.workers, "Worker threads (default 8)");
   serve->add_option("--allowed-location", flags.allowed_locations,
                     "Another root client-named table locations may be below, besides the warehouse (repeatable)");
+  serve->add_option("--table-config", flags.table_config,
+                    "KEY=VALUE sent to clients in every table's config, e.g. s3.endpoint=... (repeatable)");
   serve->add_flag("--insecure-dev", flags.insecure_dev, "No authentication: for local development only");
 }
 

@@ -22,7 +22,7 @@ Result<std::shared_ptr<catalog::Catalog>> OpenCatalogFor(CommandContext& ctx) {
   auto table_io = catalog::TableFileIOFromProperties(
       ctx.options().catalog_properties, [&ctx](std::shared_ptr<FileIO> io) { return ctx.Traced(std::move(io)); });
   return catalog::OpenCatalog(ctx.options().catalog, ctx.options().warehouse, std::move(io), "floe",
-                              std::move(table_io));
+                              std::move(table_io), ctx.options().catalog_properties);
 }
 
 Result<OpenedTable> OpenTableFor(CommandContext& ctx, const std::string& name) {

@@ -44,6 +44,12 @@ struct RestServerOptions {
   std::string warehouse;
   // More roots client-named locations may be below (location_policy.h).
   std::vector<std::string> allowed_locations;
+  // Sent to clients as every LoadTableResult's "config" (create, load,
+  // register): the storage settings they need to reach the tables' files,
+  // under the names PyIceberg and Java read (s3.endpoint,
+  // s3.path-style-access, client.region, or credentials a deployment
+  // chooses to hand out). Never logged.
+  catalog::Properties table_config;
   // The {prefix} path segment, announced in /v1/config's overrides; empty:
   // none (/v1/namespaces...).
   std::string prefix;

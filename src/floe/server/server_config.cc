@@ -21,7 +21,7 @@ Result<ServeSettings> Read(simdjson::dom::element root, RestServerOptions* o) {
       "host",           "port",          "prefix",         "catalog",
       "warehouse",      "signing-key",   "token-lifetime-seconds", "max-body-bytes",
       "request-timeout-seconds", "worker-threads", "idempotency-key-lifetime-seconds",
-      "max-page-size",  "clients",       "allowed-locations"};
+      "max-page-size",  "clients",       "allowed-locations", "table-config"};
   for (auto [key, value] : obj.object()) {
     if (!kKnown.count(key)) return obj.Bad(key, value, "not a known server setting");
   }
@@ -68,6 +68,10 @@ Result<ServeSettings> Read(simdjson::dom::element root, RestServerOptions* o) {
     if (allowed[i].empty()) return Status::InvalidArgument(StrCat("field 'allowed-locations[", i, "]' is empty"));
   }
   o->allowed_locations.insert(o->allowed_locations.end(), allowed.begin(), allowed.end());
+  if (obj.Has("table-config")) {
+    FLOE_ASSIGN_OR_RETURN(auto table_config, obj.StringMap("table-config"));
+    for (auto& [key, value] : table_config) o->table_config[key] = std::move(value);
+  }
   FLOE_ASSIGN_OR_RETURN(auto clients, obj.Array("clients", /*required=*/false));
   for (size_t i = 0; i < clients.size(); ++i) {
     FLOE_ASSIGN_OR_RETURN(JsonObjectReader c, JsonObject(clients[i], StrCat("clients[", i, "]")));

@@ -8,6 +8,8 @@
 //    "request-timeout-seconds": 30, "worker-threads": 8,
 //    "idempotency-key-lifetime-seconds": 1800, "max-page-size": 1000,
 //    "allowed-locations": ["s3://other-bucket/tables"],
+//    "table-config": {"s3.endpoint": "https://s3.example.com",
+//                     "s3.path-style-access": "true"},
 //    "clients": [{"client-id": "spark", "client-secret": "...",
 //                 "scopes": ["rw:shop", "ro:*"]}]}
 //

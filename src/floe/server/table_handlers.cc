@@ -34,8 +34,8 @@ std::string ETagFor(const std::string& metadata_location, std::string_view form)
   return tag + "\"";
 }
 
-RestResponse TableResult(const iceberg::TableState& state, int status = 200) {
-  rest::LoadTableResult result{state.metadata_location, *state.metadata, {}};
+RestResponse TableResult(const ServerState& server, const iceberg::TableState& state, int status = 200) {
+  rest::LoadTableResult result{state.metadata_location, *state.metadata, server.options.table_config};
   auto json = rest::ToJson(result);
   if (!json.ok()) return ErrorResponse(json.status());
   RestResponse response = JsonResponse(status, std::move(*json));
@@ -96,7 +96,7 @@ RestResponse StageCreate(ServerState& state, const catalog::TableIdentifier& ide
   if (!metadata.ok()) return ErrorResponse(metadata.status());
   // spec: a staged table has no metadata location until its create
   // transaction commits (with assert-create).
-  auto json = rest::ToJson(rest::LoadTableResult{std::nullopt, std::move(*metadata), {}});
+  auto json = rest::ToJson(rest::LoadTableResult{std::nullopt, std::move(*metadata), state.options.table_config});
   if (!json.ok()) return ErrorResponse(json.status());
   return JsonResponse(200, std::move(*json));
 }
@@ -123,7 +123,7 @@ RestResponse CreateTable(ServerState& state, const RestRequest& request) {
   if (parsed->stage_create) return StageCreate(state, ident, *parsed);
   auto created = state.catalog->CreateTable(ident, parsed->table);
   if (!created.ok()) return ErrorResponse(created.status());
-  return TableResult(*created);
+  return TableResult(state, *created);
 }
 
 RestResponse LoadTable(ServerState& state, const RestRequest& request) {
@@ -152,10 +152,10 @@ RestResponse LoadTable(ServerState& state, const RestRequest& request) {
     return not_modified;
   }
   iceberg::TableMetadata metadata = mode == "refs" ? OnlyReferencedSnapshots(*loaded->metadata) : *loaded->metadata;
-  auto json = rest::ToJson(rest::LoadTableResult{loaded->metadata_location, std::move(metadata), {}});
+  auto json = rest::ToJson(rest::LoadTableResult{loaded->metadata_location, std::move(metadata), state.options.table_config});
   if (!json.ok() && mode == "refs") {
     // A snapshot log naming dropped snapshots may not validate: serve all.
-    json = rest::ToJson(rest::LoadTableResult{loaded->metadata_location, *loaded->metadata, {}});
+    json = rest::ToJson(rest::LoadTableResult{loaded->metadata_location, *loaded->metadata, state.options.table_config});
   }
   if (!json.ok()) return ErrorResponse(json.status());
   RestResponse response = JsonResponse(200, std::move(*json));
@@ -239,7 +239,7 @@ RestResponse RegisterTable(ServerState& state, const RestRequest& request) {
     if (registered.status().IsCorrupt()) return ErrorResponse(Status::InvalidArgument(registered.status().message()));
     return ErrorResponse(registered.status());
   }
-  return TableResult(*registered);
+  return TableResult(state, *registered);
 }
 
 }  // namespace floe::server
