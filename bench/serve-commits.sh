@@ -6,8 +6,9 @@
 # fresh folder in a temporary directory (the warehouse: local disk), and
 # prints the bench's table and goal line. "short" is the smoke form for
 # `make test`: W = 1 and 8, 16 commits per case (PostgreSQL's start takes most of its time).
-# BENCH_COMMITS (default 1000), BENCH_WRITERS (1,8,32), BENCH_WORKERS (32)
-# and BENCH_MAX_SECONDS (per case, 60) change the full form.
+# BENCH_COMMITS (default 1000), BENCH_WRITERS (1,8,16,32), BENCH_WORKERS (32),
+# BENCH_MAX_SECONDS (per case, 60), BENCH_MODES (distinct,one) and
+# BENCH_CATALOGS (sqlite,postgresql) change the full form.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 build=${1:?build dir}
@@ -26,10 +27,18 @@ args=(--floe "$floe" --log "$work/serve.log" --workers "${BENCH_WORKERS:-32}")
 if [ "$mode" = short ]; then
   args+=(--writers 1,8 --commits 16 --max-seconds 5)
 else
-  args+=(--writers "${BENCH_WRITERS:-1,8,32}" --commits "${BENCH_COMMITS:-1000}" --max-seconds "${BENCH_MAX_SECONDS:-60}")
+  args+=(--writers "${BENCH_WRITERS:-1,8,16,32}" --commits "${BENCH_COMMITS:-1000}" --max-seconds "${BENCH_MAX_SECONDS:-60}")
+  args+=(--modes "${BENCH_MODES:-distinct,one}")
 fi
-mkdir -p "$work/sqlite"
-args+=(--run "sqlite,sqlite:$work/sqlite/catalog.db,$work/sqlite/warehouse")
+catalogs=${BENCH_CATALOGS:-sqlite,postgresql}
+if [[ ",$catalogs," == *,sqlite,* ]]; then
+  mkdir -p "$work/sqlite"
+  args+=(--run "sqlite,sqlite:$work/sqlite/catalog.db,$work/sqlite/warehouse")
+fi
+if [[ ",$catalogs," != *,postgresql,* ]]; then
+  "$bench" "${args[@]}"
+  exit
+fi
 set +e
 port=$("$here/../dev/postgres-server.sh" start "$pg_root" durable)
 rc=$?

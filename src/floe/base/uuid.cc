@@ -52,6 +52,8 @@ constexpr uint64_t kVariant10 = uint64_t{0x8} << 60;
 
 }  // namespace
 
+uint64_t RandomBits64() { return Generator()(); }
+
 std::string RandomUuid() {
   uint64_t high = Generator()();
   uint64_t low = Generator()();

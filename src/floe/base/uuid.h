@@ -22,4 +22,9 @@ std::string RandomUuidV7();
 // A random id in [1, 2^63 - 1].
 int64_t RandomPositiveId();
 
+// 64 random bits from the same per-thread generator: cheap (no
+// std::random_device per call), for seeds, jitter and sync markers; not for
+// secrets.
+uint64_t RandomBits64();
+
 }  // namespace floe

@@ -63,7 +63,15 @@ SqlCatalog::SqlCatalog(std::shared_ptr<SqlBackend> backend, SqlCatalogOptions op
     : options_(std::move(options)),
       io_(std::move(io)),
       pool_(std::move(backend)),
-      metadata_cache_(std::make_shared<TableMetadataCache>(options_.metadata_cache_entries)) {}
+      metadata_cache_(std::make_shared<TableMetadataCache>(options_.metadata_cache_entries)) {
+  if (options_.group_commit && pool_.backend().serializes_writers()) {
+    swap_batches_ = std::make_unique<SqlGroupCommit>(&pool_, SqlLock::kRows);
+  }
+}
+
+SqlGroupCommitStats SqlCatalog::group_commit_stats() const {
+  return swap_batches_ != nullptr ? swap_batches_->stats() : SqlGroupCommitStats{};
+}
 
 Result<std::shared_ptr<SqlCatalog>> SqlCatalog::Open(SqlCatalogOptions options, std::shared_ptr<FileIO> io) {
   if (options.database_path.empty()) return Status::InvalidArgument("SQL catalog: the database path is empty");
@@ -333,21 +341,22 @@ Status SqlCatalog::CreateMetadataLocation(const TableIdentifier& ident, const st
 Status SqlCatalog::SwapRow(const TableIdentifier& ident, const std::string& expected,
                            const std::string& metadata_location, const std::string& row_filter,
                            std::string_view what) {
-  FLOE_ASSIGN_OR_RETURN(auto db, pool_.Acquire());
-  FLOE_ASSIGN_OR_RETURN(SqlTransaction txn, SqlTransaction::Begin(*db, SqlLock::kRows));
-  // Before COMMIT nothing is durable: an error here leaves the row as it was.
-  FLOE_ASSIGN_OR_RETURN(
-      int64_t changed,
-      db->Execute(StrCat("UPDATE iceberg_tables SET metadata_location = ?, previous_metadata_location = ? WHERE "
-                         "catalog_name = ? AND table_namespace = ? AND table_name = ? AND metadata_location = ?",
-                         row_filter),
-                  {metadata_location, expected, name(), ident.ns.ToString(), ident.name, expected}));
-  if (changed == 0) {
+  // The compare-and-swap: one UPDATE whose WHERE clause is its own check, so
+  // it needs no lock beyond the row's and, failing, changes nothing (which
+  // lets a group commit run it beside other swaps in one transaction).
+  const SqlGroupCommit::Work swap = [&](SqlConnection& db) -> Status {
+    FLOE_ASSIGN_OR_RETURN(
+        int64_t changed,
+        db.Execute(StrCat("UPDATE iceberg_tables SET metadata_location = ?, previous_metadata_location = ? WHERE "
+                          "catalog_name = ? AND table_namespace = ? AND table_name = ? AND metadata_location = ?",
+                          row_filter),
+                   {metadata_location, expected, name(), ident.ns.ToString(), ident.name, expected}));
+    if (changed != 0) return Status::OK();
     FLOE_ASSIGN_OR_RETURN(SqlRows current,
-                          db->Query(StrCat("SELECT metadata_location FROM iceberg_tables WHERE catalog_name = ? AND "
-                                           "table_namespace = ? AND table_name = ?",
-                                           row_filter),
-                                    {name(), ident.ns.ToString(), ident.name}));
+                          db.Query(StrCat("SELECT metadata_location FROM iceberg_tables WHERE catalog_name = ? AND "
+                                          "table_namespace = ? AND table_name = ?",
+                                          row_filter),
+                                   {name(), ident.ns.ToString(), ident.name}));
     // The compare-and-swap matched no row: another writer moved the pointer
     // (or dropped the row). Callers re-running commits rely on the reason.
     if (current.empty()) {
@@ -358,11 +367,20 @@ Status SqlCatalog::SwapRow(const TableIdentifier& ident, const std::string& expe
                                          " was changed by another commit: its metadata is ", Quote(current.Text(0, 0)),
                                          ", expected ", Quote(expected)))
         .WithConflictReason(ConflictReason::kSwapLost);
-  }
+  };
   bool unknown = false;
-  Status committed = txn.Commit(&unknown);
+  Status committed;
+  if (swap_batches_ != nullptr) {
+    committed = swap_batches_->Run(swap, &unknown);
+  } else {
+    FLOE_ASSIGN_OR_RETURN(auto db, pool_.Acquire());
+    FLOE_ASSIGN_OR_RETURN(SqlTransaction txn, SqlTransaction::Begin(*db, SqlLock::kRows));
+    // Before COMMIT nothing is durable: an error here leaves the row as it was.
+    FLOE_RETURN_IF_ERROR(swap(*db));
+    committed = txn.Commit(&unknown);
+    if (!committed.ok() && unknown) db.Discard();
+  }
   if (!committed.ok() && unknown) {
-    db.Discard();
     return Status::CommitStateUnknown(
         StrCat(what, " ", ident.ToString(), ": the commit may or may not have happened: ", committed.message()));
   }

@@ -15,9 +15,12 @@
 // database made by an older Java or by PyIceberg, without `iceberg_type`, is
 // used as it is (every row is then a table).
 //
-// A commit is one transaction: UPDATE iceberg_tables SET metadata_location
-// = new, previous_metadata_location = old WHERE <the table> AND
-// metadata_location = old. No row changed: CommitConflict. A COMMIT whose
+// A commit is one compare-and-swap: UPDATE iceberg_tables SET
+// metadata_location = new, previous_metadata_location = old WHERE <the
+// table> AND metadata_location = old. No row changed: CommitConflict. On
+// SQLite, swaps that arrive together from this process's threads share one
+// transaction and one COMMIT (group commit, sql_group_commit.h), each with
+// its own outcome; PostgreSQL runs each in its own. A COMMIT whose
 // outcome the database cannot tell (SQLite's I/O error in COMMIT, a
 // PostgreSQL connection lost after COMMIT was sent): CommitStateUnknown.
 // Check-then-write operations hold the backend's catalog lock (SQLite BEGIN
@@ -35,6 +38,7 @@
 #include "floe/catalog/catalog.h"
 #include "floe/catalog/catalog_table_operations.h"
 #include "floe/catalog/sql_connection.h"
+#include "floe/catalog/sql_group_commit.h"
 #include "floe/io/file_io.h"
 
 namespace floe::catalog {
@@ -56,6 +60,11 @@ struct SqlCatalogOptions {
   // loads and commits do not re-read the file the pointer names when it was
   // read or written before; 0 turns the cache off.
   size_t metadata_cache_entries = 256;
+  // Concurrent pointer swaps (commits) of this process batched into one
+  // transaction and one COMMIT when the backend lets one writer in at a time
+  // (SQLite; sql_group_commit.h, docs/decisions/0043-group-commit.md). Every
+  // swap is still its own compare-and-swap with its own outcome.
+  bool group_commit = true;
 };
 
 class SqlCatalog final : public Catalog, public MetadataPointerStore, public std::enable_shared_from_this<SqlCatalog> {
@@ -77,6 +86,9 @@ class SqlCatalog final : public Catalog, public MetadataPointerStore, public std
   bool has_record_type() const { return has_record_type_; }
   // How messages name the database ("catalog database '...'", no password).
   const std::string& description() const;
+  // The group commit's counters (all zero when it is off or the backend
+  // does not use it).
+  SqlGroupCommitStats group_commit_stats() const;
 
   using Catalog::ListNamespaces;
   using Catalog::ListTables;
@@ -164,6 +176,7 @@ class SqlCatalog final : public Catalog, public MetadataPointerStore, public std
   std::shared_ptr<FileIO> io_;
   SqlConnectionPool pool_;
   std::shared_ptr<TableMetadataCache> metadata_cache_;
+  std::unique_ptr<SqlGroupCommit> swap_batches_;  // null: every swap its own transaction
   bool has_record_type_ = false;
 };
 

@@ -114,6 +114,11 @@ class SqlBackend {
   virtual const std::string& description() const = 0;
   // How many connections a pool should open at most.
   virtual size_t max_connections() const = 0;
+  // Whether the engine lets one writer at a time into the database (SQLite's
+  // write lock), so that concurrent pointer swaps of one process are better
+  // batched into one transaction and one COMMIT (sql_group_commit.h) than
+  // queued for the lock one COMMIT each.
+  virtual bool serializes_writers() const { return false; }
 };
 
 // Connections to one backend, reused: at most backend.max_connections()

@@ -3,6 +3,7 @@
 #include <sqlite3.h>
 
 #include <algorithm>
+#include <map>
 
 #include "floe/base/strings.h"
 
@@ -39,10 +40,13 @@ using StatementPtr = std::unique_ptr<sqlite3_stmt, StatementCloser>;
 class SqliteConnection final : public SqlConnection {
  public:
   SqliteConnection(const std::string* description, sqlite3* db) : description_(description), db_(db) {}
-  ~SqliteConnection() override { sqlite3_close_v2(db_); }
+  ~SqliteConnection() override {
+    statements_.clear();  // finalized before the connection closes
+    sqlite3_close_v2(db_);
+  }
 
   Result<SqlRows> Query(std::string_view sql, const SqlParams& params) override {
-    FLOE_ASSIGN_OR_RETURN(StatementPtr stmt, Prepare(sql, params));
+    FLOE_ASSIGN_OR_RETURN(Statement stmt, Prepare(sql, params));
     SqlRows rows;
     while (true) {
       const int rc = sqlite3_step(stmt.get());
@@ -79,11 +83,12 @@ class SqliteConnection final : public SqlConnection {
   // Every write takes the database's lock up front (BEGIN IMMEDIATE): with
   // a deferred BEGIN a reader upgrading to a writer can fail with BUSY
   // without waiting.
-  Status Begin(SqlLock) override { return ExecScript("BEGIN IMMEDIATE"); }
+  // (Both through the statement cache, as every commit runs them.)
+  Status Begin(SqlLock) override { return Query("BEGIN IMMEDIATE", {}).status(); }
 
   Status Commit(bool* outcome_unknown) override {
     *outcome_unknown = false;
-    Status status = ExecScript("COMMIT");
+    Status status = Query("COMMIT", {}).status();
     if (status.ok()) return status;
     // SQLITE_BUSY on COMMIT keeps the transaction open: roll it back, and the
     // outcome is known. Any other failure (an I/O error while the WAL was
@@ -118,11 +123,49 @@ class SqliteConnection final : public SqlConnection {
   }
 
  private:
-  Result<StatementPtr> Prepare(std::string_view sql, const SqlParams& params) {
+  // A statement in use: one from the connection's cache (reset and its
+  // bindings cleared when done, so it holds no lock), or one prepared for
+  // this call only (finalized).
+  class Statement {
+   public:
+    explicit Statement(sqlite3_stmt* cached) : cached_(cached) {}
+    explicit Statement(StatementPtr owned) : owned_(std::move(owned)) {}
+    Statement(Statement&& other) noexcept : cached_(other.cached_), owned_(std::move(other.owned_)) {
+      other.cached_ = nullptr;
+    }
+    Statement& operator=(Statement&&) = delete;
+    ~Statement() {
+      if (cached_ != nullptr) {
+        sqlite3_reset(cached_);
+        sqlite3_clear_bindings(cached_);
+      }
+    }
+    sqlite3_stmt* get() const { return cached_ != nullptr ? cached_ : owned_.get(); }
+
+   private:
+    sqlite3_stmt* cached_ = nullptr;
+    StatementPtr owned_;
+  };
+
+  Result<Statement> Lookup(std::string_view sql) {
+    if (auto it = statements_.find(sql); it != statements_.end()) return Statement(it->second.get());
+    const bool cache = statements_.size() < kMaxCachedStatements;
     sqlite3_stmt* raw = nullptr;
-    const int rc = sqlite3_prepare_v2(db_, sql.data(), static_cast<int>(sql.size()), &raw, nullptr);
-    StatementPtr stmt(raw);
+    const int rc = sqlite3_prepare_v3(db_, sql.data(), static_cast<int>(sql.size()),
+                                      cache ? SQLITE_PREPARE_PERSISTENT : 0, &raw, nullptr);
+    StatementPtr owned(raw);
     if (rc != SQLITE_OK) return Error(rc, StrCat("preparing ", sql));
+    if (!cache) return Statement(std::move(owned));
+    statements_.emplace(std::string(sql), std::move(owned));
+    return Statement(raw);
+  }
+
+  // The catalog runs a small fixed set of statements again and again:
+  // preparing each anew cost more server CPU per commit than running it.
+  static constexpr size_t kMaxCachedStatements = 64;
+
+  Result<Statement> Prepare(std::string_view sql, const SqlParams& params) {
+    FLOE_ASSIGN_OR_RETURN(Statement stmt, Lookup(sql));
     for (size_t i = 0; i < params.size(); ++i) {
       const int index = static_cast<int>(i) + 1;
       int bound;
@@ -142,6 +185,7 @@ class SqliteConnection final : public SqlConnection {
 
   const std::string* description_;  // owned by the backend, which outlives its pool
   sqlite3* db_;
+  std::map<std::string, StatementPtr, std::less<>> statements_;  // by SQL text
   bool broken_ = false;
 };
 

@@ -35,6 +35,7 @@ class SqliteBackend final : public SqlBackend {
   Result<std::unique_ptr<SqlConnection>> Connect() override;
   const std::string& description() const override { return description_; }
   size_t max_connections() const override { return max_connections_; }
+  bool serializes_writers() const override { return true; }
   const std::string& path() const { return path_; }
 
  private:

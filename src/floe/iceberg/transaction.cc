@@ -5,6 +5,7 @@
 #include <thread>
 
 #include "floe/base/strings.h"
+#include "floe/base/uuid.h"
 
 namespace floe::iceberg {
 
@@ -138,7 +139,7 @@ Result<TableState> Transaction::Commit() {
   }
   const CommitRetryOptions retry = CommitRetryOptions::FromProperties(base_.metadata->properties);
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(retry.total_timeout_ms);
-  std::mt19937_64 jitter(std::random_device{}());
+  std::mt19937_64 jitter(RandomBits64());
   int64_t wait_ms = retry.min_wait_ms;
   for (int attempt = 0;; ++attempt) {
     report_.attempts = attempt + 1;

@@ -134,7 +134,7 @@ Status DecompressBlock(BlockCodec codec, std::span<const uint8_t> in, int64_t ma
   return Status::Internal("unknown Avro codec");
 }
 
-Status CompressBlock(BlockCodec codec, std::span<const uint8_t> in, std::optional<int> level, std::string* out) {
+Status CheckBlockCodecLevel(BlockCodec codec, std::optional<int> level) {
   switch (codec) {
     case BlockCodec::kNull:
     case BlockCodec::kSnappy:
@@ -149,6 +149,11 @@ Status CompressBlock(BlockCodec codec, std::span<const uint8_t> in, std::optiona
       }
       break;
   }
+  return Status::OK();
+}
+
+Status CompressBlock(BlockCodec codec, std::span<const uint8_t> in, std::optional<int> level, std::string* out) {
+  FLOE_RETURN_IF_ERROR(CheckBlockCodecLevel(codec, level));
   const size_t start = out->size();
   switch (codec) {
     case BlockCodec::kNull: out->append(reinterpret_cast<const char*>(in.data()), in.size()); return Status::OK();

@@ -36,6 +36,9 @@ Result<BlockCodec> BlockCodecFromName(std::string_view name);
 // Unsupported when the output would pass `max_bytes`.
 Status DecompressBlock(BlockCodec codec, std::span<const uint8_t> in, int64_t max_bytes, std::string* out);
 
+// Whether `level` suits `codec` (the ranges below): InvalidArgument when not.
+Status CheckBlockCodecLevel(BlockCodec codec, std::optional<int> level);
+
 // Compresses one block, appending to `out`. `level`: deflate 0..9 (default
 // 6, as Java's Deflater), zstandard 1..22 (default 3); none for null and
 // snappy. InvalidArgument for a level out of range.

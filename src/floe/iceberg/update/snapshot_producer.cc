@@ -293,7 +293,7 @@ Result<TableState> SnapshotProducer::Commit() {
   }
   const CommitRetryOptions retry = CommitRetryOptions::FromProperties(base.metadata->properties);
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(retry.total_timeout_ms);
-  std::mt19937_64 jitter(std::random_device{}());
+  std::mt19937_64 jitter(RandomBits64());
   int64_t wait_ms = retry.min_wait_ms;
   for (int attempt = 0;; ++attempt) {
     report_.attempts = attempt + 1;
