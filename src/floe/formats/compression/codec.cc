@@ -129,6 +129,17 @@ Result<Buffer> DecompressToBuffer(Codec codec, std::span<const uint8_t> in, int6
                                       ", more than the memory budget of ", FormatBytes(max_bytes)));
   }
   // Where the input itself states its size, a lie is caught before allocating.
+  FLOE_RETURN_IF_ERROR(CheckStatedSize(codec, in, uncompressed_size));
+  FLOE_ASSIGN_OR_RETURN(Buffer buffer, Buffer::Allocate(uncompressed_size));
+  FLOE_RETURN_IF_ERROR(
+      Decompress(codec, in, std::span<uint8_t>(buffer.mutable_data(), static_cast<size_t>(uncompressed_size))));
+  return buffer;
+}
+
+Status CheckStatedSize(Codec codec, std::span<const uint8_t> in, int64_t uncompressed_size) {
+  if (uncompressed_size < 0) {
+    return Status::InvalidArgument(StrCat(CodecName(codec), ": decompressed size ", uncompressed_size, " is negative"));
+  }
   const auto expected = static_cast<uint64_t>(uncompressed_size);
   if (codec == Codec::kUncompressed && in.size() != expected) {
     return internal::SizeMismatch(codec, expected, in.size());
@@ -144,10 +155,7 @@ Result<Buffer> DecompressToBuffer(Codec codec, std::span<const uint8_t> in, int6
       return internal::SizeMismatch(codec, expected, static_cast<uint64_t>(stated));
     }
   }
-  FLOE_ASSIGN_OR_RETURN(Buffer buffer, Buffer::Allocate(uncompressed_size));
-  FLOE_RETURN_IF_ERROR(
-      Decompress(codec, in, std::span<uint8_t>(buffer.mutable_data(), static_cast<size_t>(uncompressed_size))));
-  return buffer;
+  return Status::OK();
 }
 
 Result<int64_t> FrameContentSize(Codec codec, std::span<const uint8_t> in) {

@@ -61,6 +61,13 @@ Status Decompress(Codec codec, std::span<const uint8_t> in, std::span<uint8_t> o
 Result<Buffer> DecompressToBuffer(Codec codec, std::span<const uint8_t> in, int64_t uncompressed_size,
                                   int64_t max_bytes);
 
+// Corrupt when `in` itself states a decompressed size (snappy's length
+// header, a single zstd frame's content size, an LZ4 frame's) other than
+// `uncompressed_size`, or a kUncompressed input is not that long; OK when it
+// agrees or the codec states none. Lets a caller refuse a lying size before
+// it allocates or grows a buffer for it. InvalidArgument for a negative size.
+Status CheckStatedSize(Codec codec, std::span<const uint8_t> in, int64_t uncompressed_size);
+
 // The decompressed size a kZstd or kLz4Frame frame states in its header, for
 // formats that store no size of their own (Puffin blobs and footers).
 // Corrupt when the header is malformed, or a zstd frame states no size; an

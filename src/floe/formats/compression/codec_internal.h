@@ -22,6 +22,10 @@ Status TooLarge(Codec codec, uint64_t expected);
 Status Malformed(Codec codec, std::string_view detail);
 
 Status SnappyDecompress(std::span<const uint8_t> in, std::span<uint8_t> out);
+// floe's own decoder of one raw snappy block into exactly `out` (which must
+// match the block's length header): Corrupt for malformed input, a copy
+// reaching before the output's start, or any other decoded size.
+Status SnappyDecodeBlock(std::span<const uint8_t> in, std::span<uint8_t> out);
 Result<int64_t> SnappyCompress(std::span<const uint8_t> in, std::span<uint8_t> out);
 Result<int64_t> SnappyMaxCompressedLength(int64_t input_size);
 // The size the snappy header announces; Corrupt when it cannot be read.

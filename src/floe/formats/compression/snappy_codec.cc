@@ -24,15 +24,8 @@ Result<uint64_t> SnappyUncompressedLength(std::span<const uint8_t> in) {
   return static_cast<uint64_t>(length);
 }
 
-Status SnappyDecompress(std::span<const uint8_t> in, std::span<uint8_t> out) {
-  FLOE_ASSIGN_OR_RETURN(const uint64_t length, SnappyUncompressedLength(in));
-  if (length != out.size()) return SizeMismatch(Codec::kSnappy, out.size(), length);
-  // RawUncompress writes at most the announced length, which fits `out`.
-  if (!snappy::RawUncompress(Chars(in), in.size(), reinterpret_cast<char*>(out.data()))) {
-    return Malformed(Codec::kSnappy, "invalid compressed block");
-  }
-  return Status::OK();
-}
+// Decompression is floe's own (snappy_decompress.cc); libsnappy compresses.
+Status SnappyDecompress(std::span<const uint8_t> in, std::span<uint8_t> out) { return SnappyDecodeBlock(in, out); }
 
 Result<int64_t> SnappyMaxCompressedLength(int64_t input_size) {
   if (input_size > kMaxSnappyInput) {

@@ -174,6 +174,9 @@ Status ColumnReader::TakeLevels(int64_t n, LeafBatch* out) {
 }
 
 Result<bool> ColumnReader::NextDataPage() {
+  // The current page is used up: dropping it first lets the page reader
+  // decompress the next one into the same buffer.
+  page_ = Page();
   while (true) {
     FLOE_ASSIGN_OR_RETURN(std::optional<Page> page, pages_.Next());
     if (!page) {

@@ -2,6 +2,7 @@
 
 #include <zlib.h>
 
+#include <algorithm>
 #include <utility>
 
 #include "floe/base/strings.h"
@@ -31,14 +32,29 @@ Status PageReader::SeekTo(int64_t file_offset) {
   return Status::OK();
 }
 
-Result<Buffer> PageReader::Inflate(int64_t page_offset, std::span<const uint8_t> in, int64_t size) const {
-  if (size == 0) return Buffer();
-  auto out = compression::DecompressToBuffer(codec_, in, size, options_.max_page_size);
-  if (!out.ok()) return out.status().WithContext(StrCat(context_, ": page at byte ", page_offset));
-  return out;
+Result<Buffer> PageReader::ScratchFor(int64_t size) {
+  if (scratch_ == nullptr || scratch_.use_count() > 1 || scratch_->size() < size) {
+    // Grown to the largest page so far, which max_page_size bounds.
+    const int64_t capacity = scratch_ != nullptr && scratch_.use_count() == 1 ? std::max(size, scratch_->size()) : size;
+    FLOE_ASSIGN_OR_RETURN(Buffer fresh, Buffer::Allocate(capacity));
+    scratch_ = std::make_shared<Buffer>(std::move(fresh));
+  }
+  return Buffer::Wrap(scratch_, scratch_->data(), size);
 }
 
-Status PageReader::TakeWholeBody(int64_t page_offset, std::span<const uint8_t> body, Page* page) const {
+Result<Buffer> PageReader::Inflate(int64_t page_offset, std::span<const uint8_t> in, int64_t size) {
+  if (size == 0) return Buffer();
+  // A size the input contradicts is refused before the buffer grows for it.
+  Status status = compression::CheckStatedSize(codec_, in, size);
+  if (status.ok()) {
+    FLOE_ASSIGN_OR_RETURN(Buffer out, ScratchFor(size));
+    status = compression::Decompress(codec_, in, std::span<uint8_t>(out.mutable_data(), static_cast<size_t>(size)));
+    if (status.ok()) return out;
+  }
+  return status.WithContext(StrCat(context_, ": page at byte ", page_offset));
+}
+
+Status PageReader::TakeWholeBody(int64_t page_offset, std::span<const uint8_t> body, Page* page) {
   if (codec_ == compression::Codec::kUncompressed) {
     page->storage = chunk_;
     page->values = body;

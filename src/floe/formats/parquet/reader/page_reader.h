@@ -12,11 +12,19 @@
 // cannot claim gigabytes. Every error names the file, the column and the
 // page's offset in the file.
 //
+// Pages decompress into one buffer the reader reuses from page to page, so
+// a scan's steady state allocates nothing and touches no fresh memory. A
+// page's `storage` shares that buffer: while any Page (or a Buffer taken
+// from it) is still alive, the next page goes to a new buffer instead, so a
+// page's bytes never change under its holder. Callers that drop a page
+// before asking for the next one (ColumnReader does) get the reuse.
+//
 // Thread safety: one thread at a time.
 
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -76,9 +84,12 @@ class PageReader {
 
  private:
   Status Error(int64_t page_offset, const std::string& what) const;
-  Result<Buffer> Inflate(int64_t page_offset, std::span<const uint8_t> in, int64_t size) const;
+  Result<Buffer> Inflate(int64_t page_offset, std::span<const uint8_t> in, int64_t size);
   // Dictionary and v1 pages: the whole body is compressed together.
-  Status TakeWholeBody(int64_t page_offset, std::span<const uint8_t> body, Page* page) const;
+  Status TakeWholeBody(int64_t page_offset, std::span<const uint8_t> body, Page* page);
+  // `size` writable bytes in the reused buffer, or in a new one when a page
+  // still holds the old.
+  Result<Buffer> ScratchFor(int64_t size);
 
   Buffer chunk_;
   int64_t chunk_offset_;
@@ -87,6 +98,9 @@ class PageReader {
   std::string context_;
   int64_t pos_ = 0;  // into chunk_
   PageHeader header_;
+  // The decompression buffer; handed out as Buffer::Wrap(scratch_, ...), so
+  // use_count() == 1 means no page holds it any more.
+  std::shared_ptr<Buffer> scratch_;
 };
 
 }  // namespace floe::parquet

@@ -1,0 +1,147 @@
+// floe's own snappy block decoder (formats/compression/snappy_decompress.cc),
+// reached through compression::Decompress: libsnappy compresses, floe must
+// give back the same bytes for every shape of element, and refuse damaged
+// blocks as Corrupt without touching memory outside the spans.
+
+#include <gtest/gtest.h>
+#include <snappy.h>
+
+#include <cstdint>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "floe/formats/compression/codec.h"
+
+namespace floe::compression {
+namespace {
+
+std::vector<uint8_t> Snappy(const std::vector<uint8_t>& raw) {
+  std::string out;
+  snappy::Compress(reinterpret_cast<const char*>(raw.data()), raw.size(), &out);
+  return std::vector<uint8_t>(out.begin(), out.end());
+}
+
+// Decodes into a span of exactly `size` bytes inside a larger, guarded
+// allocation, so a write past the end shows as changed guard bytes (ASan
+// would not see it inside one allocation).
+Status DecodeGuarded(const std::vector<uint8_t>& block, size_t size, std::vector<uint8_t>* out) {
+  constexpr size_t kGuard = 128;
+  std::vector<uint8_t> memory(size + 2 * kGuard, 0xA5);
+  const Status status = Decompress(Codec::kSnappy, block, std::span<uint8_t>(memory.data() + kGuard, size));
+  for (size_t i = 0; i < kGuard; ++i) {
+    EXPECT_EQ(memory[i], 0xA5) << "write before the output at " << i;
+    EXPECT_EQ(memory[kGuard + size + i], 0xA5) << "write past the output at " << i;
+  }
+  out->assign(memory.begin() + kGuard, memory.begin() + static_cast<ptrdiff_t>(kGuard + size));
+  return status;
+}
+
+void ExpectRoundTrip(const std::vector<uint8_t>& raw, const std::string& what) {
+  std::vector<uint8_t> back;
+  const Status status = DecodeGuarded(Snappy(raw), raw.size(), &back);
+  ASSERT_TRUE(status.ok()) << what << ": " << status.ToString();
+  ASSERT_EQ(back, raw) << what;
+}
+
+TEST(SnappyDecompressTest, MatchesLibsnappyForEveryElementShape) {
+  std::mt19937_64 rng(44);
+  for (const size_t size : {size_t{0}, size_t{1}, size_t{15}, size_t{16}, size_t{17}, size_t{63}, size_t{64},
+                            size_t{65}, size_t{200}, size_t{4096}, size_t{70000}, size_t{1} << 20}) {
+    std::vector<uint8_t> random(size);
+    for (auto& b : random) b = static_cast<uint8_t>(rng());
+    ExpectRoundTrip(random, "random " + std::to_string(size));  // literals, long ones with extra length bytes
+
+    // Periodic data: copies whose offset is below 8, between 8 and 16, and
+    // above, overlapping their own output.
+    for (const size_t period : {size_t{1}, size_t{2}, size_t{3}, size_t{7}, size_t{8}, size_t{9}, size_t{15},
+                                size_t{16}, size_t{17}, size_t{40}, size_t{100}}) {
+      std::vector<uint8_t> periodic(size);
+      for (size_t i = 0; i < size; ++i) periodic[i] = static_cast<uint8_t>((i % period) * 37 + 1);
+      ExpectRoundTrip(periodic, "period " + std::to_string(period) + " size " + std::to_string(size));
+    }
+    // What Parquet pages hold: sequential int64s and mostly-random doubles.
+    std::vector<uint8_t> sequential(size);
+    for (size_t i = 0; i + 8 <= size; i += 8) {
+      const int64_t v = static_cast<int64_t>(i / 8) + 1000;
+      std::memcpy(&sequential[i], &v, 8);
+    }
+    ExpectRoundTrip(sequential, "sequential " + std::to_string(size));
+    std::vector<uint8_t> doubles(size);
+    for (size_t i = 0; i + 8 <= size; i += 8) {
+      const double v = static_cast<double>(rng() % 1000000007) / 1024.0;
+      std::memcpy(&doubles[i], &v, 8);
+    }
+    ExpectRoundTrip(doubles, "doubles " + std::to_string(size));
+  }
+}
+
+TEST(SnappyDecompressTest, ReadsCopiesWithFourByteOffsets) {
+  // libsnappy never writes them (its blocks are 64 KiB), other writers may:
+  // "ab" then a copy-4 of length 6 from offset 2 gives "abababab".
+  const std::vector<uint8_t> block = {8, 0x04, 'a', 'b', (5 << 2) | 3, 2, 0, 0, 0};
+  std::vector<uint8_t> out;
+  ASSERT_TRUE(DecodeGuarded(block, 8, &out).ok());
+  EXPECT_EQ(std::string(out.begin(), out.end()), "abababab");
+}
+
+TEST(SnappyDecompressTest, ReadsLiteralLengthsInExtraBytes) {
+  // Tag 60 << 2: the length - 1 follows in one byte; tag 61 << 2: two bytes.
+  std::vector<uint8_t> raw(300);
+  for (size_t i = 0; i < raw.size(); ++i) raw[i] = static_cast<uint8_t>(i * 7);
+  std::vector<uint8_t> two = {0xAC, 0x02, 61 << 2, 299 & 0xff, 299 >> 8};  // varint 300 = 0xAC 0x02
+  two.insert(two.end(), raw.begin(), raw.end());
+  std::vector<uint8_t> out;
+  ASSERT_TRUE(DecodeGuarded(two, raw.size(), &out).ok());
+  EXPECT_EQ(out, raw);
+  std::vector<uint8_t> short_raw(raw.begin(), raw.begin() + 100);
+  std::vector<uint8_t> single = {100, 60 << 2, 99};
+  single.insert(single.end(), short_raw.begin(), short_raw.end());
+  ASSERT_TRUE(DecodeGuarded(single, short_raw.size(), &out).ok());
+  EXPECT_EQ(out, short_raw);
+}
+
+TEST(SnappyDecompressTest, DamagedBlocksAreCorruptNamingTheCause) {
+  struct Case {
+    std::vector<uint8_t> block;
+    size_t size;
+    std::string message;
+  };
+  const std::vector<Case> cases = {
+      {{}, 4, "snappy: malformed input: unreadable length header"},
+      {{0x80, 0x80, 0x80, 0x80, 0x80, 0x01}, 4, "snappy: malformed input: unreadable length header"},
+      {{5, 0x04, 'a'}, 5, "snappy: malformed input: literal runs past the input"},
+      {{4, 60 << 2}, 4, "snappy: malformed input: literal length runs past the input"},
+      // A copy before any output, and one reaching before the start.
+      {{4, (0 << 2) | 1, 1}, 4, "snappy: malformed input: copy offset 1 at output byte 0"},
+      {{6, 0x04, 'a', 'b', (1 << 2) | 2, 3, 0}, 6, "snappy: malformed input: copy offset 3 at output byte 2"},
+      {{6, 0x04, 'a', 'b', (1 << 2) | 2, 0, 0}, 6, "snappy: malformed input: copy offset 0 at output byte 2"},
+      {{6, 0x04, 'a', 'b', (1 << 2) | 2}, 6, "snappy: malformed input: copy runs past the input"},
+      {{6, 0x04, 'a', 'b', 3, 1, 0}, 6, "snappy: malformed input: copy runs past the input"},
+      // More output than the header said, and less.
+      {{4, 0x04, 'a', 'b', (4 << 2) | 2, 2, 0}, 4, "snappy: input decompresses to more than the expected 4 bytes"},
+      {{4, 0x04, 'a', 'b'}, 4, "snappy: input decompresses to 2 bytes, expected 4"},
+      {{4, 0x0c, 'a', 'b', 'c', 'd'}, 5, "snappy: input decompresses to 4 bytes, expected 5"},
+  };
+  for (const Case& c : cases) {
+    std::vector<uint8_t> out;
+    const Status status = DecodeGuarded(c.block, c.size, &out);
+    ASSERT_TRUE(status.IsCorrupt()) << c.message << " / " << status.ToString();
+    EXPECT_EQ(status.message(), c.message);
+  }
+}
+
+TEST(SnappyDecompressTest, EveryTruncationOfARealBlockIsCorrupt) {
+  std::vector<uint8_t> raw(5000);
+  for (size_t i = 0; i < raw.size(); ++i) raw[i] = static_cast<uint8_t>((i / 8) ^ (i % 13));
+  const std::vector<uint8_t> block = Snappy(raw);
+  for (size_t cut = 0; cut < block.size(); ++cut) {
+    const std::vector<uint8_t> truncated(block.begin(), block.begin() + static_cast<ptrdiff_t>(cut));
+    std::vector<uint8_t> out;
+    EXPECT_TRUE(DecodeGuarded(truncated, raw.size(), &out).IsCorrupt()) << "cut at " << cut;
+  }
+}
+
+}  // namespace
+}  // namespace floe::compression
