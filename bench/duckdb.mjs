@@ -11,6 +11,16 @@
 //       what the process read (rchar of /proc/self/io) during the first run
 //   node bench/duckdb.mjs footer FILE RUNS
 //       prints "<best wall ms> <best cpu ms>" of parquet_file_metadata(FILE), one footer parse
+//   node bench/duckdb.mjs source KIND ROWS FILE
+//       writes the column kind's generated values, uncompressed, to FILE: the
+//       input both writers of bench/parquet-write-vs-duckdb.sh load untimed
+//   node bench/duckdb.mjs write SRC OUT CODEC ROW_GROUP_ROWS RUNS [CHECK]
+//       loads SRC into an in-memory table (untimed), then times
+//       COPY t TO OUT (FORMAT parquet, COMPRESSION CODEC, ROW_GROUP_SIZE ...)
+//       on one thread; prints "<best wall ms> <best cpu ms>", and with CHECK
+//       (another writer's file of the same input) then
+//       "<rows of SRC> <rows of CHECK> <rows that differ>", rows paired by
+//       position (POSITIONAL JOIN), values compared with IS DISTINCT FROM
 import { createRequire } from 'node:module';
 import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -109,7 +119,37 @@ if (command === 'generate') {
     bestCpu = Math.min(bestCpu, (used.user + used.system) / 1e3);
   }
   console.log(`${best.toFixed(3)} ${bestCpu.toFixed(3)}`);
+} else if (command === 'source') {
+  const [kind, rows, file] = args;
+  if (!(kind in kinds)) throw new Error(`unknown kind ${kind}`);
+  await conn.run(`COPY (SELECT ${kinds[kind]} AS x FROM range(${Number(rows)}) t(i)) TO '${file}' (FORMAT parquet, COMPRESSION uncompressed)`);
+} else if (command === 'write') {
+  const [src, out, codec, rowGroupRows, runs, check] = args;
+  // One thread, as floe's writer: DuckDB's COPY would otherwise encode row
+  // groups in parallel. Input and output as floe's: in memory, to OUT.
+  await conn.run('SET threads = 1');
+  await conn.run(`CREATE TABLE t AS SELECT * FROM read_parquet('${src}')`);
+  const sql = `COPY t TO '${out}' (FORMAT parquet, COMPRESSION ${codec}, ROW_GROUP_SIZE ${Number(rowGroupRows)})`;
+  let best = Infinity;
+  let bestCpu = Infinity;
+  for (let r = 0; r < Number(runs); ++r) {
+    const cpu = process.cpuUsage();
+    const start = process.hrtime.bigint();
+    await conn.run(sql);
+    best = Math.min(best, Number(process.hrtime.bigint() - start) / 1e6);
+    const used = process.cpuUsage(cpu);
+    bestCpu = Math.min(bestCpu, (used.user + used.system) / 1e3);
+  }
+  console.log(`${best.toFixed(3)} ${bestCpu.toFixed(3)}`);
+  if (check) {
+    const one = async (sql) => (await conn.runAndReadAll(sql)).getRowObjectsJson()[0].n;
+    const diff = await one(`SELECT count(*)::BIGINT AS n FROM read_parquet('${src}') a POSITIONAL JOIN read_parquet('${check}') b
+                            WHERE a.x IS DISTINCT FROM b.x`);
+    const srcRows = await one(`SELECT count(*)::BIGINT AS n FROM read_parquet('${src}')`);
+    const checkRows = await one(`SELECT count(*)::BIGINT AS n FROM read_parquet('${check}')`);
+    console.log(`${srcRows} ${checkRows} ${diff}`);
+  }
 } else {
-  console.error('usage: duckdb.mjs generate DIR ROWS | scan FILE EXPR THREADS RUNS | orders GLOB THREADS RUNS | footer FILE RUNS');
+  console.error('usage: duckdb.mjs generate DIR ROWS | scan FILE EXPR THREADS RUNS | orders GLOB THREADS RUNS | footer FILE RUNS | source KIND ROWS FILE | write SRC OUT CODEC ROW_GROUP_ROWS RUNS [CHECK]');
   process.exit(2);
 }

@@ -2,8 +2,12 @@
 
 #include <bit>
 #include <cmath>
+#include <cstring>
+#include <functional>
 #include <limits>
 #include <random>
+#include <type_traits>
+#include <unordered_map>
 #include <vector>
 
 #include "floe/formats/parquet/encoding/dictionary.h"
@@ -171,6 +175,67 @@ TEST(DictionaryBuilderTest, SignalsFallbackOncePastTheByteLimit) {
   EXPECT_FALSE(ints.ShouldFallBack());
   ASSERT_TRUE(ints.Put(std::vector<int64_t>{3}, many.data()).ok());
   EXPECT_TRUE(ints.ShouldFallBack());
+}
+
+// Many Put() calls of random sizes, through every growth of the table, then
+// Clear() and a second chunk: the indices are those of a reference map.
+template <typename T>
+void CheckAgainstReferenceMap(std::function<T(uint64_t)> make) {
+  std::mt19937_64 rng(46);
+  DictionaryBuilder<T> builder;
+  for (int chunk = 0; chunk < 2; ++chunk) {
+    std::unordered_map<uint64_t, uint32_t> reference;  // value bits -> index
+    std::vector<T> order;
+    const uint64_t distinct = chunk == 0 ? 50'000 : 300;
+    for (int call = 0; call < 200; ++call) {
+      std::vector<T> values(rng() % 700);
+      for (auto& v : values) v = make(rng() % distinct);
+      std::vector<uint32_t> indices(values.size());
+      ASSERT_TRUE(builder.Put(values, indices.data()).ok());
+      for (size_t i = 0; i < values.size(); ++i) {
+        using Bits = std::conditional_t<sizeof(T) == 4, uint32_t, uint64_t>;
+        const auto [it, added] =
+            reference.try_emplace(std::bit_cast<Bits>(values[i]), static_cast<uint32_t>(reference.size()));
+        if (added) order.push_back(values[i]);
+        ASSERT_EQ(indices[i], it->second) << "chunk " << chunk << " call " << call << " value " << i;
+      }
+    }
+    ASSERT_EQ(builder.size(), static_cast<int64_t>(order.size()));
+    for (size_t k = 0; k < order.size(); ++k) {
+      ASSERT_EQ(std::memcmp(&builder.values()[k], &order[k], sizeof(T)), 0) << k;
+    }
+    builder.Clear();
+    EXPECT_EQ(builder.size(), 0);
+    EXPECT_EQ(builder.dictionary_bytes(), 0);
+  }
+}
+
+TEST(DictionaryBuilderTest, MatchesAReferenceMapThroughGrowthAndClear) {
+  CheckAgainstReferenceMap<int32_t>([](uint64_t x) { return static_cast<int32_t>(x * 2654435761u); });
+  CheckAgainstReferenceMap<int64_t>([](uint64_t x) { return static_cast<int64_t>(x << 40 | x); });
+  CheckAgainstReferenceMap<float>([](uint64_t x) { return static_cast<float>(x) * 0.5f; });
+  CheckAgainstReferenceMap<double>([](uint64_t x) { return static_cast<double>(x) / 3.0; });
+  // Sequential integers, the layout a multiplicative hash must still spread.
+  CheckAgainstReferenceMap<int64_t>([](uint64_t x) { return static_cast<int64_t>(x); });
+}
+
+TEST(DictionaryBuilderTest, ByteArrayBuilderStartsOverAfterClear) {
+  ByteArrayDictionaryBuilder builder;
+  uint32_t indices[3];
+  ASSERT_TRUE(builder.Put(OwnedByteArrays({"b", "a", "b"}).view(), indices).ok());
+  builder.Clear();
+  EXPECT_EQ(builder.size(), 0);
+  ASSERT_TRUE(builder.Put(OwnedByteArrays({"a", "c", "a"}).view(), indices).ok());
+  EXPECT_EQ(std::vector<uint32_t>(indices, indices + 3), (std::vector<uint32_t>{0, 1, 0}));
+  EXPECT_EQ(builder.values().Value(0), "a");
+  EXPECT_EQ(builder.dictionary_bytes(), 10);
+
+  FixedLenByteArrayDictionaryBuilder fixed(2);
+  ASSERT_TRUE(fixed.Put(std::vector<uint8_t>{1, 2, 3, 4}, indices).ok());
+  fixed.Clear();
+  ASSERT_TRUE(fixed.Put(std::vector<uint8_t>{3, 4, 3, 4}, indices).ok());
+  EXPECT_EQ(std::vector<uint32_t>(indices, indices + 2), (std::vector<uint32_t>{0, 0}));
+  EXPECT_EQ(fixed.size(), 1);
 }
 
 TEST(DictionaryBuilderTest, IndexBitWidthCoversTheLargestIndex) {

@@ -1,10 +1,9 @@
 #include "floe/formats/parquet/column_chunk_writer.h"
 
-#include <zlib.h>
-
 #include <algorithm>
 #include <bit>
 
+#include "floe/base/crc32.h"
 #include "floe/base/strings.h"
 #include "floe/formats/parquet/column_chunk_writer_internal.h"
 #include "floe/formats/parquet/encoding/bit_util.h"
@@ -100,10 +99,15 @@ Status ColumnChunkWriterBase::Write(const ShreddedLeaf& leaf) {
     int64_t values = end - pos;
     if (def != nullptr) {
       values = 0;
+      for (int64_t i = pos; i < end; ++i) values += def[i] == max_def;
       int64_t* hist = page_def_histogram_.data();
-      for (int64_t i = pos; i < end; ++i) {
-        values += def[i] == max_def;
-        ++hist[def[i]];
+      if (max_def == 1) {
+        // Two levels: the counts give the histogram, without a loop of
+        // dependent increments of one counter.
+        hist[0] += end - pos - values;
+        hist[1] += values;
+      } else {
+        for (int64_t i = pos; i < end; ++i) ++hist[def[i]];
       }
       page_def_.insert(page_def_.end(), def + pos, def + end);
     }
@@ -157,8 +161,7 @@ void ColumnChunkWriterBase::AppendPage(const PageHeader& header, std::span<const
   if (options_.page_checksums) {
     // spec: "The CRC is computed on the serialization binary representation
     // of the page (as written to disk), excluding the page header."
-    const uLong crc = crc32(0L, data.data(), static_cast<uInt>(data.size()));
-    h.crc = std::bit_cast<int32_t>(static_cast<uint32_t>(crc));
+    h.crc = std::bit_cast<int32_t>(Crc32(0, data));
   }
   header_.clear();
   // Every field of a page header fits the wire: encoding cannot fail.
@@ -234,9 +237,6 @@ Status ColumnChunkWriterBase::FlushPage() {
   page.null_count = page_levels_ - page_values_;
 
   Encoding value_encoding = Encoding::PLAIN;
-  values_.clear();
-  FLOE_RETURN_IF_ERROR(EncodePageValues(&values_, &value_encoding));
-
   body_.clear();
   PageHeader header;
   std::span<const uint8_t> data;
@@ -247,7 +247,8 @@ Status ColumnChunkWriterBase::FlushPage() {
     if (def_bit_width_ > 0) {
       FLOE_RETURN_IF_ERROR(encoding::EncodeRleBitPackedHybridWithLengthPrefix<int16_t>(page_def_, def_bit_width_, &body_));
     }
-    body_.insert(body_.end(), values_.begin(), values_.end());
+    // The values go straight after the levels: v1 compresses them together.
+    FLOE_RETURN_IF_ERROR(EncodePageValues(&body_, &value_encoding));
     FLOE_ASSIGN_OR_RETURN(data, Compress(body_));
     header.type = PageType::DATA_PAGE;
     header.uncompressed_page_size = static_cast<int32_t>(body_.size());
@@ -258,6 +259,8 @@ Status ColumnChunkWriterBase::FlushPage() {
     dph.repetition_level_encoding = Encoding::RLE;
     header.data_page_header = dph;
   } else {
+    values_.clear();
+    FLOE_RETURN_IF_ERROR(EncodePageValues(&values_, &value_encoding));
     // spec (DataPageHeaderV2): levels are not compressed and carry no length prefix.
     if (rep_bit_width_ > 0) FLOE_RETURN_IF_ERROR(encoding::EncodeRleBitPackedHybrid<int16_t>(page_rep_, rep_bit_width_, &body_));
     const size_t rep_length = body_.size();
@@ -314,6 +317,10 @@ Status ColumnChunkWriterBase::FlushPage() {
 
 Status ColumnChunkWriterBase::Finish(FinishedColumnChunk* out) {
   FLOE_RETURN_IF_ERROR(FlushPage());
+  // The caller's previous pages buffer holds the next chunk's pages: a
+  // fresh multi-MiB buffer per chunk costs a page fault per 4 KiB.
+  std::vector<uint8_t> spare = std::move(out->data_pages);
+  spare.clear();
   *out = FinishedColumnChunk{};
   std::vector<Encoding> encodings;
   std::vector<uint8_t> dictionary;
@@ -374,7 +381,7 @@ Status ColumnChunkWriterBase::Finish(FinishedColumnChunk* out) {
   }
 
   // A new chunk.
-  pages_ = {};
+  pages_ = std::move(spare);
   chunk_levels_ = chunk_rows_ = 0;
   total_uncompressed_ = total_compressed_ = 0;
   chunk_stats_ = {};

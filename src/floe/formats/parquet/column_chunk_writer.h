@@ -17,6 +17,9 @@
 // When the chunk's first page with its dictionary is no smaller than PLAIN
 // would be, the dictionary is dropped: that page and all later ones use
 // `encoding` and the chunk has no dictionary page (parquet-mr's rule).
+// The same happens early, without hashing the rest of the page, once the
+// first page has put 4,096 values through the dictionary and more than 31 in
+// 32 of them were new (docs/decisions/0046).
 //
 // The pages of the chunk are buffered here, compressed, until Finish();
 // memory is bounded by the row group size the file writer chooses.
@@ -90,7 +93,9 @@ class ColumnChunkWriter {
   virtual int64_t buffered_bytes() const = 0;
 
   // Closes the open page, writes the dictionary page, and moves the chunk to
-  // *out; the writer then starts an empty chunk. Errors as Write().
+  // *out; the writer then starts an empty chunk. The buffer of
+  // out->data_pages on entry is kept for the next chunk's pages (pass the
+  // same FinishedColumnChunk chunk after chunk to reuse it). Errors as Write().
   virtual Status Finish(FinishedColumnChunk* out) = 0;
 };
 

@@ -24,6 +24,17 @@
 namespace floe::parquet::internal {
 namespace {
 
+// The early give-up on a chunk's dictionary (docs/decisions/0046): once the
+// chunk's first page has put kDictionaryProbeValues values through it and
+// more than 31 in 32 of them were new, the dictionary is dropped there, as
+// the page-end rule would drop it, without hashing the rest of the page.
+// Such a dictionary saves at most 1/32 of the probed values' PLAIN bytes.
+constexpr int64_t kDictionaryProbeValues = 4096;
+
+bool DictionaryHopeless(int64_t distinct, int64_t values) {
+  return values >= kDictionaryProbeValues && distinct * 32 > values * 31;
+}
+
 // INT32, INT64, FLOAT and DOUBLE.
 template <typename T>
 class FixedWidthWriter final : public ColumnChunkWriterBase {
@@ -56,6 +67,9 @@ class FixedWidthWriter final : public ColumnChunkWriterBase {
       indices_.resize(old + static_cast<size_t>(n));
       FLOE_RETURN_IF_ERROR(dictionary_->Put(std::span<const T>(dst, static_cast<size_t>(n)), indices_.data() + old));
       plain_bytes_ += n * static_cast<int64_t>(sizeof(T));
+      if (!dictionary_used_ && DictionaryHopeless(dictionary_->size(), static_cast<int64_t>(indices_.size()))) {
+        DropFirstPageDictionary();
+      }
     }
     return Status::OK();
   }
@@ -85,11 +99,7 @@ class FixedWidthWriter final : public ColumnChunkWriterBase {
       // PLAIN on the chunk's first page is dropped, and that page too is
       // written in the fallback encoding (no dictionary page is written).
       out->resize(start);
-      const std::span<const T> entries = dictionary_->values();
-      values_.resize(indices_.size());
-      for (size_t k = 0; k < indices_.size(); ++k) values_[k] = entries[indices_[k]];
-      indices_.clear();
-      dictionary_active_ = false;
+      DropFirstPageDictionary();
     }
     *encoding = options_.encoding;
     const std::span<const T> values(values_);
@@ -144,10 +154,24 @@ class FixedWidthWriter final : public ColumnChunkWriterBase {
     dictionary_active_ = options_.dictionary && column_.type->id() != TypeId::kNull;
     dictionary_used_ = false;
     plain_bytes_ = 0;
-    dictionary_.reset();
-    if (dictionary_active_) {
+    if (!dictionary_active_) return;
+    // The previous chunk's builder is reused: its table is already grown.
+    if (dictionary_) {
+      dictionary_->Clear();
+    } else {
       dictionary_ = std::make_unique<encoding::DictionaryBuilder<T>>(options_.dictionary_page_size_limit);
     }
+  }
+
+  // The open (first) page's values, looked up from its dictionary indices,
+  // back in values_; the chunk goes on without a dictionary.
+  void DropFirstPageDictionary() {
+    const std::span<const T> entries = dictionary_->values();
+    values_.resize(indices_.size());
+    for (size_t k = 0; k < indices_.size(); ++k) values_[k] = entries[indices_[k]];
+    indices_.clear();
+    dictionary_active_ = false;
+    dictionary_->Clear();
   }
 
   template <typename Src, typename Convert>
@@ -400,6 +424,12 @@ class BytesWriter final : public ColumnChunkWriterBase {
         FLOE_RETURN_IF_ERROR(dictionary_->Put(
             encoding::ByteArrayView{scratch_offsets_.data(), scratch_data_.data(), n}, indices_.data() + old));
       }
+      if (!dictionary_used_ && DictionaryHopeless(dictionary_->size(), static_cast<int64_t>(indices_.size()))) {
+        RestorePageValues();
+        indices_.clear();
+        dictionary_active_ = false;
+        dictionary_->Clear();
+      }
     }
     return Status::OK();
   }
@@ -432,6 +462,7 @@ class BytesWriter final : public ColumnChunkWriterBase {
       RestorePageValues();
       indices_.clear();
       dictionary_active_ = false;
+      dictionary_->Clear();
     }
     *encoding = options_.encoding;
     if constexpr (kFixed) {
@@ -481,8 +512,9 @@ class BytesWriter final : public ColumnChunkWriterBase {
     dictionary_active_ = options_.dictionary;
     dictionary_used_ = false;
     plain_bytes_ = 0;
-    dictionary_.reset();
-    if (dictionary_active_) {
+    if (dictionary_active_ && dictionary_) {
+      dictionary_->Clear();  // the previous chunk's builder, its table already grown
+    } else if (dictionary_active_) {
       if constexpr (kFixed) {
         dictionary_ = std::make_unique<Dictionary>(width_, options_.dictionary_page_size_limit);
       } else {

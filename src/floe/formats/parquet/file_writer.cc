@@ -28,6 +28,9 @@ struct ParquetFileWriter::State {
   WriterSchema writer_schema;
   std::unique_ptr<OutputStream> out;
   std::vector<std::unique_ptr<ColumnChunkWriter>> columns;
+  // Per column, the last finished chunk: its pages buffer goes back to the
+  // column's writer for the next row group (ColumnChunkWriter::Finish).
+  std::vector<FinishedColumnChunk> finished;
   ShreddedLeaf shredded;
 
   int64_t offset = 0;  // bytes appended so far
@@ -191,9 +194,10 @@ Status ParquetFileWriter::FlushRowGroup() {
   std::vector<OffsetIndex> offset_indexes;
   std::vector<std::optional<SplitBlockBloomFilter>> blooms;
   int64_t compressed = 0;
-  for (auto& writer : s.columns) {
-    FinishedColumnChunk chunk;
-    FLOE_RETURN_IF_ERROR(Fail(writer->Finish(&chunk)));
+  s.finished.resize(s.columns.size());
+  for (size_t c = 0; c < s.columns.size(); ++c) {
+    FinishedColumnChunk& chunk = s.finished[c];
+    FLOE_RETURN_IF_ERROR(Fail(s.columns[c]->Finish(&chunk)));
     const int64_t start = s.offset;
     FLOE_RETURN_IF_ERROR(Fail(s.Append(chunk.dictionary_page)));
     FLOE_RETURN_IF_ERROR(Fail(s.Append(chunk.data_pages)));

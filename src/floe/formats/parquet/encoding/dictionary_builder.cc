@@ -2,6 +2,7 @@
 
 #include <xxhash.h>
 
+#include <algorithm>
 #include <bit>
 #include <cstring>
 #include <limits>
@@ -15,6 +16,10 @@ namespace {
 
 constexpr int64_t kMaxEntries = std::numeric_limits<int32_t>::max();
 constexpr size_t kInitialSlots = 64;
+// Clear() keeps a table up to this many slots (1 MiB of 16-byte slots) for
+// the next chunk; a larger one is freed, so that a writer of many columns
+// does not hold every column's largest dictionary for its whole life.
+constexpr size_t kMaxKeptSlots = size_t{1} << 16;
 
 // MurmurHash3's 64-bit finaliser: every input bit affects every output bit,
 // so sequential integers spread over the table.
@@ -59,23 +64,84 @@ void DictionaryHashTable::Grow() {
   }
 }
 
+void DictionaryHashTable::Clear() {
+  if (count_ == 0) return;
+  if (slots_.size() > kMaxKeptSlots) {
+    slots_.assign(kInitialSlots, Slot{});
+    slots_.shrink_to_fit();
+    mask_ = kInitialSlots - 1;
+  } else {
+    std::fill(slots_.begin(), slots_.end(), Slot{});
+  }
+  count_ = 0;
+}
+
+// Fibonacci hashing for the fixed-width values: one multiply, the slot from
+// the product's top bits, which every input bit reaches (sequential integers
+// land far apart). A load factor of at most 1/4 keeps most probes to one slot,
+// so the probe loop's branch is predictable; the table stays small (16 bytes
+// a slot for 8-byte values, at most 8 MiB at the 1 MiB dictionary limit).
+constexpr uint64_t kFibonacci = 0x9E3779B97F4A7C15ULL;
+constexpr int kInitialShift = 64 - 6;  // 64 slots
+
+template <typename T>
+DictionaryBuilder<T>::DictionaryBuilder(int64_t max_dictionary_bytes)
+    : slots_(size_t{1} << (64 - kInitialShift)), shift_(kInitialShift), max_dictionary_bytes_(max_dictionary_bytes) {}
+
 template <typename T>
 Status DictionaryBuilder<T>::Put(std::span<const T> values, uint32_t* indices) {
-  using Bits = std::conditional_t<sizeof(T) == 4, uint32_t, uint64_t>;
+  const size_t mask = slots_.size() - 1;
   for (size_t i = 0; i < values.size(); ++i) {
     const auto bits = std::bit_cast<Bits>(values[i]);
-    const uint64_t hash = MixBits(bits);
-    int64_t index =
-        table_.Find(hash, [&](uint32_t candidate) { return std::bit_cast<Bits>(values_[candidate]) == bits; });
-    if (index < 0) {
-      if (size() == kMaxEntries) return TooManyEntries(PhysicalTypeName<T>());
-      index = size();
-      values_.push_back(values[i]);
-      table_.Insert(hash, static_cast<uint32_t>(index));
+    for (size_t s = (bits * kFibonacci) >> shift_;; s = (s + 1) & mask) {
+      Slot& slot = slots_[s];
+      if (slot.index_plus_one == 0) {
+        if (size() == kMaxEntries) return TooManyEntries(PhysicalTypeName<T>());
+        const auto index = static_cast<uint32_t>(values_.size());
+        slot = {bits, index + 1};
+        values_.push_back(values[i]);
+        indices[i] = index;
+        if (values_.size() * 4 > slots_.size()) {
+          Grow();
+          return Put(values.subspan(i + 1), indices + i + 1);
+        }
+        break;
+      }
+      if (slot.bits == bits) {
+        indices[i] = slot.index_plus_one - 1;
+        break;
+      }
     }
-    indices[i] = static_cast<uint32_t>(index);
   }
   return Status::OK();
+}
+
+template <typename T>
+void DictionaryBuilder<T>::Grow() {
+  std::vector<Slot> old = std::move(slots_);
+  slots_.assign(old.size() * 2, Slot{});
+  --shift_;
+  const size_t mask = slots_.size() - 1;
+  for (const Slot& slot : old) {
+    if (slot.index_plus_one == 0) continue;
+    size_t i = (slot.bits * kFibonacci) >> shift_;
+    while (slots_[i].index_plus_one != 0) i = (i + 1) & mask;
+    slots_[i] = slot;
+  }
+}
+
+template <typename T>
+void DictionaryBuilder<T>::Clear() {
+  if (values_.empty()) return;
+  if (slots_.size() > kMaxKeptSlots) {
+    slots_.assign(size_t{1} << (64 - kInitialShift), Slot{});
+    slots_.shrink_to_fit();
+    shift_ = kInitialShift;
+    values_ = {};
+  } else {
+    std::fill(slots_.begin(), slots_.end(), Slot{});
+    values_.clear();
+  }
 }
 
 template <typename T>
@@ -125,6 +191,12 @@ void ByteArrayDictionaryBuilder::WriteDictionaryPage(std::vector<uint8_t>* out) 
   EncodePlainByteArray(values(), out);
 }
 
+void ByteArrayDictionaryBuilder::Clear() {
+  table_.Clear();
+  offsets_.assign(1, 0);
+  data_.clear();
+}
+
 Status FixedLenByteArrayDictionaryBuilder::Put(std::span<const uint8_t> values, uint32_t* indices) {
   if (width_ <= 0 || values.size() % static_cast<size_t>(width_) != 0) {
     return Status::InvalidArgument(
@@ -151,6 +223,11 @@ int FixedLenByteArrayDictionaryBuilder::index_bit_width() const { return IndexBi
 
 void FixedLenByteArrayDictionaryBuilder::WriteDictionaryPage(std::vector<uint8_t>* out) const {
   out->insert(out->end(), data_.begin(), data_.end());
+}
+
+void FixedLenByteArrayDictionaryBuilder::Clear() {
+  table_.Clear();
+  data_.clear();
 }
 
 }  // namespace floe::parquet::encoding

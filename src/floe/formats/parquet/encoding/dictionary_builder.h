@@ -13,6 +13,7 @@
 
 #include <cstdint>
 #include <span>
+#include <type_traits>
 #include <vector>
 
 #include "floe/base/status.h"
@@ -41,6 +42,8 @@ class DictionaryHashTable {
 
   // Adds `index` under `hash`; the caller has checked Find() returns -1.
   void Insert(uint64_t hash, uint32_t index);
+  // Removes every entry, keeping the slots' memory unless the table is large.
+  void Clear();
 
  private:
   struct Slot {
@@ -55,12 +58,12 @@ class DictionaryHashTable {
 };
 
 // Dictionary of INT32, INT64, FLOAT or DOUBLE values (T = int32_t, int64_t,
-// float, double).
+// float, double). Its hash table holds the values' bits in the slots, so a
+// probe touches one cache line and never the value array.
 template <typename T>
 class DictionaryBuilder {
  public:
-  explicit DictionaryBuilder(int64_t max_dictionary_bytes = kDefaultMaxDictionaryBytes)
-      : max_dictionary_bytes_(max_dictionary_bytes) {}
+  explicit DictionaryBuilder(int64_t max_dictionary_bytes = kDefaultMaxDictionaryBytes);
 
   // Writes the index of each value to indices[0..values.size()), adding the
   // values not seen before. InvalidArgument when the dictionary would pass
@@ -79,9 +82,20 @@ class DictionaryBuilder {
   std::span<const T> values() const { return values_; }
   // Appends the PLAIN dictionary page body.
   void WriteDictionaryPage(std::vector<uint8_t>* out) const;
+  // Empties the dictionary for the next column chunk, keeping its memory
+  // (a hash table of up to 64 Ki slots; a larger one is freed).
+  void Clear();
 
  private:
-  DictionaryHashTable table_;
+  using Bits = std::conditional_t<sizeof(T) == 4, uint32_t, uint64_t>;
+  struct Slot {
+    Bits bits = 0;
+    uint32_t index_plus_one = 0;  // 0 marks an empty slot
+  };
+  void Grow();
+
+  std::vector<Slot> slots_;
+  int shift_;  // 64 - log2(slots_.size())
   std::vector<T> values_;
   int64_t max_dictionary_bytes_;
 };
@@ -104,6 +118,9 @@ class ByteArrayDictionaryBuilder {
   // The distinct values in index order; valid until the next Put().
   ByteArrayView values() const { return {offsets_.data(), data_.data(), size()}; }
   void WriteDictionaryPage(std::vector<uint8_t>* out) const;
+  // Empties the dictionary for the next column chunk, keeping its memory
+  // (a hash table of up to 64 Ki slots; a larger one is freed).
+  void Clear();
 
  private:
   DictionaryHashTable table_;
@@ -131,6 +148,9 @@ class FixedLenByteArrayDictionaryBuilder {
   // The distinct values in index order, width bytes each.
   std::span<const uint8_t> values() const { return data_; }
   void WriteDictionaryPage(std::vector<uint8_t>* out) const;
+  // Empties the dictionary for the next column chunk, keeping its memory
+  // (a hash table of up to 64 Ki slots; a larger one is freed).
+  void Clear();
 
  private:
   DictionaryHashTable table_;
