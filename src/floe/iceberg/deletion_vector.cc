@@ -4,13 +4,14 @@
 #include "floe/iceberg/deletion_vector.h"
 
 #include <roaring/roaring.h>
-#include <zlib.h>
 
 #include <cstring>
 #include <limits>
 #include <set>
+#include <span>
 
 #include "floe/base/check.h"
+#include "floe/base/crc32.h"
 #include "floe/base/strings.h"
 #include "floe/iceberg/roaring_portable.h"
 
@@ -42,12 +43,6 @@ uint32_t LoadLittleEndian32(const uint8_t* p) {
 }
 void AppendLittleEndian(std::string* out, uint64_t v, int bytes) {
   for (int i = 0; i < bytes; ++i) out->push_back(static_cast<char>(v >> (8 * i)));
-}
-
-uint32_t Crc32(const uint8_t* data, size_t size) {
-  uLong crc = crc32(0L, Z_NULL, 0);
-  // zlib takes a uInt length; a DV blob is far below 4 GiB (kMaxBlobBytes).
-  return static_cast<uint32_t>(crc32(crc, data, static_cast<uInt>(size)));
 }
 
 std::string Hex(const uint8_t* p, size_t n) {
@@ -196,7 +191,7 @@ std::string DeletionVector::Serialize() const {
   AppendBigEndian32(&out, static_cast<uint32_t>(bitmap.size() + sizeof kMagic));
   out.append(reinterpret_cast<const char*>(kMagic), sizeof kMagic);
   out += bitmap;
-  AppendBigEndian32(&out, Crc32(Bytes(out) + 4, out.size() - 4));
+  AppendBigEndian32(&out, Crc32(0, std::span<const uint8_t>(Bytes(out) + 4, out.size() - 4)));
   return out;
 }
 
@@ -217,7 +212,7 @@ Result<DeletionVector> DeletionVector::Deserialize(std::string_view blob) {
   // spec: "A CRC-32 checksum of the magic bytes and serialized vector as 4
   // bytes, big-endian".
   const uint32_t stored = LoadBigEndian32(data + blob.size() - 4);
-  const uint32_t computed = Crc32(data + 4, length);
+  const uint32_t computed = Crc32(0, std::span<const uint8_t>(data + 4, length));
   if (stored != computed) return Bad(StrCat("CRC-32 mismatch: stored ", stored, ", computed ", computed));
   return DeserializeBitmap(blob.substr(8, length - 4));
 }

@@ -1,10 +1,9 @@
 #include "floe/formats/parquet/reader/page_reader.h"
 
-#include <zlib.h>
-
 #include <algorithm>
 #include <utility>
 
+#include "floe/base/crc32.h"
 #include "floe/base/strings.h"
 #include "floe/formats/parquet/metadata_codec.h"
 #include "floe/formats/parquet/metadata_enums.h"
@@ -88,7 +87,7 @@ Result<std::optional<Page>> PageReader::Next() {
     const std::span<const uint8_t> body = chunk_.span().subspan(static_cast<size_t>(body_pos),
                                                                 static_cast<size_t>(body_size));
     if (options_.verify_checksums && header_.crc) {
-      const uint32_t actual = static_cast<uint32_t>(crc32(0L, body.data(), static_cast<uInt>(body.size())));
+      const uint32_t actual = Crc32(0, body);
       if (actual != static_cast<uint32_t>(*header_.crc)) {
         return Error(page_offset, StrCat("CRC mismatch (header ", static_cast<uint32_t>(*header_.crc),
                                          ", data ", actual, ")"));
