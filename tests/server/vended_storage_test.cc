@@ -34,15 +34,21 @@ struct RecordingResolver {
   }
 };
 
-// A client with storage settings of its own: an endpoint and a key.
-std::shared_ptr<catalog::RestCatalog> Connect(int port, RecordingResolver& resolver, std::shared_ptr<FileIO> io) {
+// The operations of shop.t through a client with storage settings of its
+// own (an endpoint and a key), `io` its FileIO; loaded once.
+std::shared_ptr<iceberg::TableOperations> LoadThroughClient(ServerFixture& f, RecordingResolver& resolver,
+                                                            std::shared_ptr<FileIO> io) {
   catalog::RestCatalogOptions options;
-  options.uri = "http://127.0.0.1:" + std::to_string(port);
+  options.uri = "http://127.0.0.1:" + std::to_string(f.server().port());
   options.properties = {{"s3.endpoint", "http://client:1"}, {"s3.access-key-id", "client-key"}};
   options.table_io = resolver.Resolver();
   auto catalog = catalog::RestCatalog::Open(options, std::move(io));
   EXPECT_TRUE(catalog.ok()) << catalog.status().ToString();
-  return catalog.ok() ? *catalog : nullptr;
+  if (!catalog.ok()) return nullptr;
+  auto ops = (*catalog)->NewTableOps(Ident("shop.t"));
+  auto loaded = ops->Refresh();
+  EXPECT_TRUE(loaded.ok()) << loaded.status().ToString();
+  return ops;
 }
 
 TEST(VendedStorage, TableConfigWinsOverTablePropertiesOverTheClient) {
@@ -56,10 +62,8 @@ TEST(VendedStorage, TableConfigWinsOverTablePropertiesOverTheClient) {
             200);
   RecordingResolver resolver;
   auto client_io = NewLocalFileIO();
-  auto catalog = Connect(f.server().port(), resolver, client_io);
-  ASSERT_NE(catalog, nullptr);
-  auto ops = catalog->NewTableOps(Ident("shop.t"));
-  ASSERT_TRUE(ops->Refresh().ok());
+  auto ops = LoadThroughClient(f, resolver, client_io);
+  ASSERT_NE(ops, nullptr);
   ASSERT_EQ(resolver.asked.size(), 1u);
   EXPECT_EQ(resolver.asked[0], (FileIOProperties{{"s3.endpoint", "http://vended:1"},
                                                  {"s3.access-key-id", "client-key"},
@@ -78,10 +82,8 @@ TEST(VendedStorage, TablesWithoutStorageSettingsUseTheClientsFileIO) {
   ASSERT_EQ(f.Post("/v1/namespaces/shop/tables", CreateTableBody("t"))->status, 200);
   RecordingResolver resolver;
   auto client_io = NewLocalFileIO();
-  auto catalog = Connect(f.server().port(), resolver, client_io);
-  ASSERT_NE(catalog, nullptr);
-  auto ops = catalog->NewTableOps(Ident("shop.t"));
-  ASSERT_TRUE(ops->Refresh().ok());
+  auto ops = LoadThroughClient(f, resolver, client_io);
+  ASSERT_NE(ops, nullptr);
   EXPECT_TRUE(resolver.asked.empty());
   EXPECT_EQ(&ops->io(), client_io.get());
 }
