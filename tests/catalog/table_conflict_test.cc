@@ -45,6 +45,15 @@ class TableConflictTest : public ::testing::Test {
   void OtherDelete(const RowFilter& filter) {
     Record(other_->Delete(Where(filter)), ModelOverwrite(model_, filter, {}));
   }
+  void SetProperty(const std::string& key, const std::string& value) {
+    auto set = other_->CommitChanges([&](const iceberg::TableMetadata&)
+                                         -> Result<std::pair<std::vector<iceberg::TableRequirement>,
+                                                             std::vector<iceberg::TableUpdate>>> {
+      return std::make_pair(std::vector<iceberg::TableRequirement>{},
+                            std::vector<iceberg::TableUpdate>{iceberg::SetProperties{{{key, value}}}});
+    });
+    ASSERT_TRUE(set.ok()) << set.status().ToString();
+  }
   int64_t Head() { return other_->Refresh().value().metadata->current_snapshot()->snapshot_id; }
 
   // Runs `concurrent` once, right before the first swap of the writer under test.
@@ -74,6 +83,47 @@ TEST_F(TableConflictTest, OverwriteFailsWhenAConcurrentAppendAddsRowsItsFilterMa
   EXPECT_NE(result.status().message().find("conflicting file"), std::string::npos) << result.status().ToString();
   EXPECT_EQ(store_->swaps(), 1);  // validation failed before a second swap
   Check();                        // the concurrent append only; the overwrite's files are gone
+}
+
+TEST_F(TableConflictTest, UnderSnapshotIsolationAConcurrentAppendUnderTheFilterStands) {
+  SetProperty("write.update.isolation-level", "snapshot");
+  SetProperty("write.delete.isolation-level", "Snapshot");
+  OtherAppend(MakeRows(0, 6, {"a", "b"}));
+  const Rows base = model_;
+  const Rows concurrent = MakeRows(100, 2, {"b"});
+  BeforeFirstSwap([&] { OtherAppend(concurrent); });
+  const Rows added = MakeRows(200, 2, {"b"});
+  auto overwritten = table_->Overwrite(Where(kRegionB), Source(added));
+  // The overwrite replaced what it read; the rows it never saw stay.
+  Record(overwritten, ModelAppend(ModelOverwrite(base, kRegionB, added), concurrent));
+  EXPECT_EQ(overwritten->commit.attempts, 2);
+  EXPECT_EQ(store_->swaps(), 2);
+
+  const Rows before_delete = model_;
+  const Rows late = MakeRows(300, 2, {"b"});
+  const int next_swap = store_->swaps();
+  store_->before_swap = [&, next_swap](int swap) {
+    if (swap == next_swap) OtherAppend(late);
+  };
+  auto deleted = table_->Delete(Where(kRegionB));
+  Record(deleted, ModelAppend(ModelOverwrite(before_delete, kRegionB, {}), late));
+  EXPECT_EQ(deleted->commit.attempts, 2);
+  Check();
+}
+
+TEST_F(TableConflictTest, AnUnknownIsolationLevelIsRefusedBeforeWriting) {
+  OtherAppend(MakeRows(0, 6, {"a", "b"}));
+  SetProperty("write.delete.isolation-level", "repeatable-read");
+  auto deleted = table_->Delete(Where(kRegionB));
+  ASSERT_EQ(deleted.status().code(), StatusCode::kInvalidArgument) << deleted.status().ToString();
+  EXPECT_EQ(deleted.status().message(),
+            "table property 'write.delete.isolation-level' is 'repeatable-read', expected 'serializable' or "
+            "'snapshot'");
+  // Serializable stays the default for overwrites.
+  BeforeFirstSwap([&] { OtherAppend(MakeRows(100, 2, {"b"})); });
+  auto overwritten = table_->Overwrite(Where(kRegionB), Source(MakeRows(200, 2, {"b"})));
+  EXPECT_EQ(overwritten.status().code(), StatusCode::kCommitConflict) << overwritten.status().ToString();
+  Check();
 }
 
 TEST_F(TableConflictTest, OverwriteRetriesPastAConcurrentAppendElsewhere) {

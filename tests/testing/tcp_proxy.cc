@@ -59,6 +59,11 @@ void TcpProxy::Queue(Mode mode, int n) {
   for (int i = 0; i < n; ++i) queued_.push_back(mode);
 }
 
+std::string TcpProxy::sent() const {
+  std::lock_guard lock(sent_mutex_);
+  return sent_;
+}
+
 void TcpProxy::AcceptLoop() {
   while (!stopping_) {
     pollfd p{listen_fd_, POLLIN, 0};
@@ -131,6 +136,10 @@ void TcpProxy::Serve(int client, Mode mode) {
         // The server answered: the request took effect. Cut the client off.
         done = true;
         break;
+      }
+      if (i == 0) {
+        std::lock_guard lock(sent_mutex_);
+        sent_.append(buf, static_cast<size_t>(n));
       }
       if (!WriteAll(fds[1 - i].fd, buf, static_cast<size_t>(n))) done = true;
     }

@@ -6,13 +6,15 @@
 // answer starts (the request took effect, the client never hears so),
 // answer "503 Slow Down" without reaching the server, or swallow the request
 // and never answer (a hung server). Clients that reuse
-// connections see a mode only on a new connection.
+// connections see a mode only on a new connection. Every byte a client
+// sends through is kept, so tests can read the requests as sent.
 
 #pragma once
 
 #include <atomic>
 #include <deque>
 #include <mutex>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -31,6 +33,8 @@ class TcpProxy {
   // The next `n` new connections get `mode`; after them, kForward again.
   void Queue(Mode mode, int n = 1);
   int connections() const { return connections_.load(); }
+  // Everything the clients sent that was forwarded to the server, in order.
+  std::string sent() const;
 
  private:
   void AcceptLoop();
@@ -42,6 +46,8 @@ class TcpProxy {
   std::atomic<bool> stopping_{false};
   std::atomic<int> connections_{0};
   std::mutex mutex_;
+  mutable std::mutex sent_mutex_;
+  std::string sent_;  // guarded by sent_mutex_
   std::deque<Mode> queued_;  // guarded by mutex_
   std::vector<std::thread> threads_;  // guarded by mutex_
   std::thread acceptor_;

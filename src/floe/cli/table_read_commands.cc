@@ -15,6 +15,7 @@
 #include "floe/columnar/builder_primitive.h"
 #include "floe/iceberg/manifest_list.h"
 #include "floe/iceberg/manifest_reader.h"
+#include "floe/iceberg/snapshot_manifests.h"
 #include "floe/iceberg/metadata_io.h"
 #include "floe/iceberg/scan/incremental_append_scan.h"
 #include "floe/iceberg/transform_function.h"
@@ -286,7 +287,7 @@ void AddTableReadCommands(CLI::App& app, CommandSet& commands) {
                                       {"existing_files", true}, {"deleted_files", true}});
                    const auto* s = state.metadata->current_snapshot();
                    if (s != nullptr) {
-                     FLOE_ASSIGN_OR_RETURN(auto manifests, iceberg::ReadManifestList(table.ops().io(), s->manifest_list));
+                     FLOE_ASSIGN_OR_RETURN(auto manifests, iceberg::SnapshotManifests(table.ops().io(), *s));
                      for (const auto& m : manifests) {
                        auto count = [](const std::optional<int32_t>& v) { return v ? MetadataRows::Cell(int64_t{*v}) : MetadataRows::Cell(); };
                        rows.Add({m.manifest_path, std::string(m.content == iceberg::ManifestContent::kData ? "data" : "deletes"),
@@ -304,7 +305,7 @@ void AddTableReadCommands(CLI::App& app, CommandSet& commands) {
       std::vector<iceberg::ManifestEntry> entries;
       std::vector<int32_t> specs;
       if (s != nullptr) {
-        FLOE_ASSIGN_OR_RETURN(auto manifests, iceberg::ReadManifestList(table.ops().io(), s->manifest_list));
+        FLOE_ASSIGN_OR_RETURN(auto manifests, iceberg::SnapshotManifests(table.ops().io(), *s));
         for (const auto& manifest : manifests) {
           FLOE_ASSIGN_OR_RETURN(auto reader, iceberg::ManifestReader::Open(table.ops().io(), manifest));
           FLOE_ASSIGN_OR_RETURN(auto read, reader->ReadAll());

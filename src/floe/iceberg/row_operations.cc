@@ -93,6 +93,24 @@ Result<std::string> WriteMode(const TableMetadata& metadata, bool update) {
   return mode;
 }
 
+// Whether a delete (`write.delete.isolation-level`) or an overwrite
+// (`write.update.isolation-level`) runs under serializable isolation (the
+// default) rather than snapshot isolation, as Java's TableProperties name
+// the levels. Snapshot isolation still fails on concurrent changes to
+// what the operation read (removed or rewritten files, new deletes in its
+// filter), but lets rows appended concurrently under its filter stand —
+// Spark's commitWithSnapshotIsolation, which drops validateNoConflictingData.
+Result<bool> Serializable(const TableMetadata& metadata, bool update) {
+  const std::string key = update ? "write.update.isolation-level" : "write.delete.isolation-level";
+  auto it = metadata.properties.find(key);
+  if (it == metadata.properties.end()) return true;
+  const std::string level = ToLowerAscii(Trim(it->second));
+  if (level == "serializable") return true;
+  if (level == "snapshot") return false;
+  return Status::InvalidArgument(StrCat("table property ", Quote(key), " is ", Quote(it->second),
+                                        ", expected ", Quote("serializable"), " or ", Quote("snapshot")));
+}
+
 std::string DeleteFileLocation(const TableMetadata& metadata, const DataWriterOptions& options,
                                const PlannedDataFile& file, const std::string& name) {
   const PartitionSpec* spec = metadata.PartitionSpecById(file.spec_id());
@@ -223,6 +241,7 @@ Result<PreparedWrite> PrepareRewriteMatching(std::shared_ptr<TableOperations> op
   if (schema == nullptr) return Status::Corrupt(StrCat("table ", ops->name(), " has no current schema"));
   FLOE_ASSIGN_OR_RETURN(std::string mode, WriteMode(metadata, rows != nullptr));
   const bool merge_on_read = mode == kMergeOnRead;
+  FLOE_ASSIGN_OR_RETURN(const bool serializable, Serializable(metadata, rows != nullptr));
   FLOE_ASSIGN_OR_RETURN(auto bound, Bind(*schema, filter));
   TableScanOptions options;
   options.filter = filter;
@@ -317,12 +336,13 @@ Result<PreparedWrite> PrepareRewriteMatching(std::shared_ptr<TableOperations> op
   for (const auto& path : removed) producer->DeleteFile(path);
   for (const auto& f : *files) producer->AddFile(f);
   // Serializable isolation: a concurrent commit that added rows the filter
-  // could match makes this overwrite or delete wrong; under merge-on-read
-  // so do deletes added concurrently in what the filter covers (Java's
+  // could match makes this overwrite or delete wrong (not so under snapshot
+  // isolation); under merge-on-read so do deletes added concurrently in
+  // what the filter covers, at either level (Java's
   // validateNoConflictingDataFiles / validateNoConflictingDeleteFiles).
   auto conflict = ConflictPredicate(*schema, filter);
   if (!conflict.ok()) return fail(conflict.status());
-  producer->ValidateNoConflictingAppends(*conflict);
+  if (serializable) producer->ValidateNoConflictingAppends(*conflict);
   if (merge_on_read) producer->ValidateNoConflictingDeleteFiles(*conflict);
   prepared.producer = std::move(producer);
   return prepared;

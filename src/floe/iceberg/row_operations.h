@@ -14,6 +14,11 @@
 // data file, v3 one deletion vector per data file, merged with the file's
 // existing deletes, whose old DV is removed in the same commit (spec: "at
 // most one deletion vector is allowed per data file in a snapshot").
+// On a lost race they re-validate under `write.delete.isolation-level`
+// (delete) or `write.update.isolation-level` (overwrite): `serializable`
+// (the default) also fails when a concurrent append added data files the
+// filter may match; `snapshot` lets those rows stand. InvalidArgument for
+// another value.
 //
 // Thread safety: a PreparedWrite is used by one thread.
 

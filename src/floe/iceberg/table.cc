@@ -15,6 +15,7 @@
 #include "floe/iceberg/expression/residual.h"
 #include "floe/iceberg/manifest_list.h"
 #include "floe/iceberg/manifest_reader.h"
+#include "floe/iceberg/snapshot_manifests.h"
 #include "floe/iceberg/scan/scan_file_reader.h"
 #include "floe/iceberg/table_properties.h"
 #include "floe/iceberg/update/merging_snapshot_producer.h"
@@ -41,7 +42,7 @@ std::shared_ptr<FileIO> Borrow(TableOperations& ops) { return std::shared_ptr<Fi
 // `manifests` (skipping ones already there).
 Status CollectLiveFiles(FileIO& io, const Snapshot& snapshot, std::set<std::string>* manifests,
                         std::set<std::string>* live) {
-  FLOE_ASSIGN_OR_RETURN(auto listed, ReadManifestList(io, snapshot.manifest_list));
+  FLOE_ASSIGN_OR_RETURN(auto listed, SnapshotManifests(io, snapshot));
   for (const auto& m : listed) {
     if (!manifests->insert(m.manifest_path).second) continue;
     ManifestReaderOptions reader_options;
@@ -77,7 +78,7 @@ Status DeleteExpiredFiles(FileIO& io, const std::vector<Snapshot>& kept, const s
   std::set<std::string> doomed_files;
   std::vector<std::string> doomed_lists;
   for (const auto& s : expired) {
-    auto manifests = ReadManifestList(io, s.manifest_list);
+    auto manifests = SnapshotManifests(io, s);
     if (!manifests.ok()) {
       note(manifests.status());
       continue;

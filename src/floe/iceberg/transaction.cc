@@ -6,6 +6,7 @@
 
 #include "floe/base/strings.h"
 #include "floe/base/uuid.h"
+#include "floe/iceberg/table_metadata_diff.h"
 
 namespace floe::iceberg {
 
@@ -31,7 +32,21 @@ Status Transaction::CheckOpen() const {
 
 Result<TableMetadata> Transaction::ApplyOperation(Operation& op, const TableMetadata& metadata, int attempt) {
   if (op.producer == nullptr) {
+    if (attempt > 0) {
+      // Rebuilt on a fresh table, the builder would assume whatever is
+      // current now (a schema change would silently land on a schema a
+      // concurrent commit changed): what it first assumed must still hold,
+      // as a REST server checks a single commit's requirements.
+      for (const TableRequirement& requirement : op.assumed) {
+        if (Status holds = ValidateRequirement(requirement, &metadata); !holds.ok()) {
+          return Status::CommitConflict(StrCat("table ", ops_->name(), ": a concurrent commit invalidated the ",
+                                               TableRequirementType(requirement), " a change of this transaction ",
+                                               "was built on: ", holds.message()));
+        }
+      }
+    }
     FLOE_ASSIGN_OR_RETURN(auto change, op.change(metadata));
+    if (attempt == 0) op.assumed = change.first;
     return ApplyTableChanges(&metadata, change.first, change.second);
   }
   // Validation starts where the transaction started; the snapshots of its
@@ -145,12 +160,7 @@ Result<TableState> Transaction::Commit() {
     report_.attempts = attempt + 1;
     auto committed = ops_->Commit(base_, *staged_);
     if (committed.ok()) {
-      committed_ = true;
-      for (auto& op : operations_) {
-        if (op.producer != nullptr) op.producer->Committed(committed->metadata_location);
-      }
-      if (staged_->current_snapshot() != nullptr) report_.snapshot_id = staged_->current_snapshot()->snapshot_id;
-      report_.metadata_location = committed->metadata_location;
+      Published(*committed);
       return committed;
     }
     const Status status = committed.status();
@@ -172,18 +182,39 @@ Result<TableState> Transaction::Commit() {
     std::this_thread::sleep_for(
         std::chrono::milliseconds(sleep_ms / 2 + static_cast<int64_t>(jitter() % (sleep_ms / 2 + 1))));
     wait_ms = std::min(wait_ms * 2, retry.max_wait_ms);
-    auto refreshed = ops_->Refresh();
-    if (!refreshed.ok()) {
-      Abort();
-      return refreshed.status();
-    }
-    base_ = std::move(*refreshed);
-    // Re-apply every operation on the fresh table; a failed validation is final.
-    if (Status restaged = Restage(attempt + 1); !restaged.ok()) {
-      Abort();
-      return restaged;
-    }
+    FLOE_RETURN_IF_ERROR(Rebase(attempt + 1));
   }
+}
+
+Result<TableChanges> Transaction::PendingChanges() const {
+  FLOE_RETURN_IF_ERROR(CheckOpen());
+  const bool create = base_.metadata_location.empty() || base_.metadata == nullptr;
+  return DiffTableMetadata(create ? nullptr : base_.metadata.get(), *staged_);
+}
+
+Status Transaction::Rebase(int attempt) {
+  FLOE_RETURN_IF_ERROR(CheckOpen());
+  auto refreshed = ops_->Refresh();
+  if (!refreshed.ok()) {
+    Abort();
+    return refreshed.status();
+  }
+  base_ = std::move(*refreshed);
+  // Re-apply every operation on the fresh table; a failed validation is final.
+  if (Status restaged = Restage(attempt); !restaged.ok()) {
+    Abort();
+    return restaged;
+  }
+  return Status::OK();
+}
+
+void Transaction::Published(const TableState& committed) {
+  committed_ = true;
+  for (auto& op : operations_) {
+    if (op.producer != nullptr) op.producer->Committed(committed.metadata_location);
+  }
+  if (staged_->current_snapshot() != nullptr) report_.snapshot_id = staged_->current_snapshot()->snapshot_id;
+  report_.metadata_location = committed.metadata_location;
 }
 
 void Transaction::Abort() {

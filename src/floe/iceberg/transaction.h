@@ -12,7 +12,10 @@
 // transaction started (snapshots of earlier operations of the same
 // transaction do not count as concurrent) — appends still hold; a delete
 // or overwrite whose files or filter a concurrent commit touched fails with
-// CommitConflict — and retries with backoff (`commit.retry.*`). A failed
+// CommitConflict; a metadata change fails with CommitConflict when a
+// requirement it was first built with (its schema, spec or sort order
+// still current, a ref not moved) no longer holds — and retries with
+// backoff (`commit.retry.*`). A failed
 // or abandoned transaction deletes every file it wrote; after
 // CommitStateUnknown it deletes nothing (the commit may have landed).
 //
@@ -78,6 +81,27 @@ class Transaction {
   // Deletes every file the transaction wrote. Idempotent; no-op once committed.
   void Abort();
 
+  // For publishing several tables' transactions in one catalog commit
+  // (catalog/table_transactions.h), which runs the retry loop itself:
+  //
+  // The change from the base to the staged state as the REST commit
+  // carries it (DiffTableMetadata): the updates, and the requirements that
+  // make them safe on the catalog's current metadata. InvalidArgument once
+  // committed or aborted; Unsupported as DiffTableMetadata.
+  Result<TableChanges> PendingChanges() const;
+  // After a lost race: reloads the table and re-applies every operation on
+  // it, each re-validating what it assumed (as Commit does between
+  // attempts). `attempt` counts from 1. Errors of Refresh and of
+  // re-applying (CommitConflict for a failed validation); the transaction
+  // is aborted then.
+  Status Rebase(int attempt);
+  // The catalog published the staged state as `committed`: the
+  // transaction is done and cleans up what earlier attempts staged.
+  void Published(const TableState& committed);
+  // The catalog's outcome is unknown: the transaction is done and keeps
+  // every file (the commit may have landed).
+  void OutcomeUnknown() { committed_ = true; }
+
   int operations() const { return static_cast<int>(operations_.size()); }
   // Attempts and conflicts of the last Commit().
   const CommitReport& report() const { return report_; }
@@ -86,6 +110,9 @@ class Transaction {
   struct Operation {
     std::unique_ptr<MergingSnapshotProducer> producer;  // a snapshot, or
     Table::ChangeBuilder change;                        // a metadata change
+    // The change's requirements as first built: what it assumed of the
+    // table, checked again before it is rebuilt on a fresh table.
+    std::vector<TableRequirement> assumed;
     std::vector<std::string> written;
   };
   Status CheckOpen() const;

@@ -5,7 +5,7 @@
 #include <string>
 
 #include "floe/base/strings.h"
-#include "floe/iceberg/manifest_list.h"
+#include "floe/iceberg/snapshot_manifests.h"
 
 namespace floe::iceberg {
 
@@ -69,11 +69,15 @@ Result<std::unique_ptr<IncrementalAppendScan>> IncrementalAppendScan::Make(
     if (s.operation != kOperationAppend) continue;
     scan->snapshot_ids_.push_back(s.snapshot_id);
     appends.insert(s.snapshot_id);
-    if (s.manifest_list.empty()) continue;  // v1 inline manifests carry no added-snapshot id to select by
-    FLOE_ASSIGN_OR_RETURN(auto list, ReadManifestList(*io, s.manifest_list));
+    FLOE_ASSIGN_OR_RETURN(auto list, SnapshotManifests(*io, s));
+    const bool inline_manifests = s.manifest_list.empty();
     for (auto& m : list) {
-      // Java: the data manifests the snapshot wrote itself.
-      if (m.content != ManifestContent::kData || m.added_snapshot_id != s.snapshot_id) continue;
+      // Java: the data manifests the snapshot wrote itself. A v1 snapshot's
+      // inline manifests do not say who wrote them (they list the whole
+      // table version): all are read once, and the entries' own snapshot
+      // ids (required in v1) select what the range's appends added.
+      if (m.content != ManifestContent::kData) continue;
+      if (!inline_manifests && m.added_snapshot_id != s.snapshot_id) continue;
       if (!seen.insert(m.manifest_path).second) continue;
       manifests.push_back(std::move(m));
     }

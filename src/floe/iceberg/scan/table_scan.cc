@@ -14,6 +14,7 @@
 #include "floe/iceberg/manifest_reader.h"
 #include "floe/iceberg/scan/scan_file_reader.h"
 #include "floe/iceberg/scan/split_planner.h"
+#include "floe/iceberg/snapshot_manifests.h"
 #include "floe/iceberg/update/merging_snapshot_producer.h"
 
 namespace floe::iceberg {
@@ -67,30 +68,6 @@ class DeleteIndex {
   std::vector<IndexedDelete> global_;
   std::map<std::string, std::vector<IndexedDelete>> by_partition_;
 };
-
-// spec (v1): a snapshot without a manifest list names its manifests in
-// `manifests`. They hold data files of the snapshot's table version, with
-// sequence number 0; the spec id is the one each manifest's metadata names
-// ("partition-spec-id"; 0 when absent, as Java reads them).
-Result<std::vector<ManifestFile>> InlineManifests(FileIO& io, const Snapshot& snapshot) {
-  std::vector<ManifestFile> manifests;
-  for (const std::string& path : snapshot.manifests) {
-    ManifestFile manifest;
-    manifest.manifest_path = path;
-    manifest.added_snapshot_id = snapshot.snapshot_id;
-    FLOE_ASSIGN_OR_RETURN(auto reader, ManifestReader::Open(io, manifest));
-    if (const std::string* spec_id = reader->FindMetadata("partition-spec-id")) {
-      int64_t id = 0;
-      if (!ParseInt64(*spec_id, &id) || id < 0 || id > INT32_MAX) {
-        return Status::Corrupt(StrCat("manifest ", Quote(path), ": metadata 'partition-spec-id' is ", Quote(*spec_id)));
-      }
-      manifest.partition_spec_id = static_cast<int32_t>(id);
-    }
-    manifests.push_back(std::move(manifest));
-  }
-  return manifests;
-}
-
 
 }  // namespace
 
@@ -192,12 +169,7 @@ Result<std::vector<FileScanTask>> TableScan::PlanFiles() {
   *report_ = ScanReport{report_->snapshot_id};
   if (snapshot_ == nullptr) return std::vector<FileScanTask>();
   if (append_manifests_.has_value()) return PlanManifests(*append_manifests_);
-  std::vector<ManifestFile> manifests;
-  if (snapshot_->manifest_list.empty()) {
-    FLOE_ASSIGN_OR_RETURN(manifests, InlineManifests(*io_, *snapshot_));
-  } else {
-    FLOE_ASSIGN_OR_RETURN(manifests, ReadManifestList(*io_, snapshot_->manifest_list));
-  }
+  FLOE_ASSIGN_OR_RETURN(std::vector<ManifestFile> manifests, SnapshotManifests(*io_, *snapshot_));
   return PlanManifests(manifests);
 }
 
