@@ -391,17 +391,24 @@ int Main(int argc, char** argv) {
   }
   std::printf("# load after: %s (cpu columns: ms of CPU per commit, server process / all writers)\n",
               LoadAverage().c_str());
-  // spec of the goal (issue 5): >= 500 commits/s on distinct tables with SQLite, p99 < 50 ms.
+  // spec of the goal (issue 5): >= 500 commits/s on distinct tables with
+  // SQLite, p99 < 50 ms — both in one case. Reported: the fastest case
+  // whose p99 is under 50 ms, else the fastest case.
   const CaseResult* best = nullptr;
+  const CaseResult* best_in_latency = nullptr;
   for (const CaseResult& r : results) {
     if (r.catalog != "sqlite" || r.mode != "distinct") continue;
     if (best == nullptr || r.commits_per_s() > best->commits_per_s()) best = &r;
+    if (r.p99_ms < 50 && (best_in_latency == nullptr || r.commits_per_s() > best_in_latency->commits_per_s())) {
+      best_in_latency = &r;
+    }
   }
-  if (best != nullptr) {
-    const bool met = best->commits_per_s() >= 500 && best->p99_ms < 50;
-    std::printf("goal (sqlite, distinct tables: >= 500 commits/s, p99 < 50 ms): %s — best %.0f commits/s at %d "
+  const CaseResult* shown = best_in_latency != nullptr ? best_in_latency : best;
+  if (shown != nullptr) {
+    const bool met = shown->commits_per_s() >= 500 && shown->p99_ms < 50;
+    std::printf("goal (sqlite, distinct tables: >= 500 commits/s, p99 < 50 ms): %s — %.0f commits/s at %d "
                 "writers, p99 %.1f ms\n",
-                met ? "met" : "NOT met", best->commits_per_s(), best->writers, best->p99_ms);
+                met ? "met" : "NOT met", shown->commits_per_s(), shown->writers, shown->p99_ms);
   }
   for (const CaseResult& r : results) {
     if (r.failed > 0) return 1;

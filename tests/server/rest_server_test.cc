@@ -394,6 +394,35 @@ TEST(RestServer, BearerTokensAndScopes) {
   EXPECT_EQ(ErrorType(expired), "AuthenticationTimeoutException");
 }
 
+// A second server on a port in use fails to start (no silent sharing of
+// the port), and many clients connecting at once are all accepted.
+TEST(RestServer, APortInUseIsRefusedAndManyClientsConnectAtOnce) {
+  ServerFixture f;
+  floe::testing::TempDir dir;
+  RestServerOptions options = ServerFixture::Insecure();
+  options.warehouse = dir.Join("warehouse");
+  options.port = f.server().port();
+  options.access_log = false;
+  auto second = RestServer::Make(catalog::testing::OpenSqlCatalog(dir), options);
+  ASSERT_TRUE(second.ok()) << second.status().ToString();
+  Status started = (*second)->Start();
+  EXPECT_TRUE(started.IsIOError()) << started.ToString();
+  EXPECT_NE(started.message().find(std::to_string(options.port)), std::string::npos) << started.ToString();
+
+  std::vector<std::thread> clients;
+  std::atomic<int> answered{0};
+  for (int i = 0; i < 48; ++i) {
+    clients.emplace_back([&] {
+      httplib::Client client("127.0.0.1", f.server().port());
+      client.set_connection_timeout(0, 900000);  // under the 1 s a dropped SYN costs
+      auto r = client.Get("/v1/config");
+      if (r && r->status == 200) ++answered;
+    });
+  }
+  for (auto& t : clients) t.join();
+  EXPECT_EQ(answered.load(), 48);
+}
+
 TEST(RestServer, MakeRefusesAuthWithoutClients) {
   floe::testing::TempDir dir;
   auto catalog = catalog::testing::OpenSqlCatalog(dir);

@@ -8,6 +8,7 @@
 #include "floe/server/rest_server.h"
 
 #include <httplib.h>
+#include <sys/socket.h>
 
 #include <chrono>
 #include <cstdio>
@@ -30,6 +31,7 @@ struct RestServer::Impl {
   std::mutex stop_mu;
   std::mutex join_mu;
   bool stopped = false;
+  socket_t listen_socket = -1;  // set when httplib creates it (before Start returns)
 
   Impl(ServerState s, int64_t lifetime_s, size_t max_entries)
       : state(std::move(s)), idempotency(lifetime_s, max_entries) {}
@@ -256,6 +258,17 @@ Result<std::unique_ptr<RestServer>> RestServer::Make(std::shared_ptr<catalog::Ca
   http.set_read_timeout(o.request_timeout_s, 0);
   http.set_write_timeout(o.request_timeout_s, 0);
   http.set_keep_alive_timeout(5);
+  // Answers go out as soon as they are written: without TCP_NODELAY a
+  // response's second write waits for the client's delayed ACK (40 ms).
+  http.set_tcp_nodelay(true);
+  // SO_REUSEADDR only (a restart may bind over TIME_WAIT), not httplib's
+  // default SO_REUSEPORT, which would let a second server share the port
+  // silently. The socket is kept to widen its accept queue once bound.
+  http.set_socket_options([self](socket_t sock) {
+    int yes = 1;
+    setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof(yes));
+    self->listen_socket = sock;
+  });
   // One catch-all route per method (HEAD goes to GET's): httplib reads the
   // body before calling a route, not before a pre-routing handler.
   auto handle = [self](const httplib::Request& req, httplib::Response& res) { self->Handle(req, res); };
@@ -318,6 +331,10 @@ Status RestServer::Start() {
     }
     port_ = o.port;
   }
+  // Debian's libcpp-httplib listens with a backlog of 5: 32 clients
+  // connecting at once overflow it and wait 1 s for their SYN to be resent.
+  // Listening again on the bound socket widens the queue (Linux).
+  if (impl_->listen_socket >= 0) ::listen(impl_->listen_socket, SOMAXCONN);
   started_ = true;
   thread_ = std::thread([this] { impl_->http.listen_after_bind(); });
   // httplib's stop() does nothing before the loop runs: wait for it, so a
