@@ -17,6 +17,8 @@ using testing::ScanTestTable;
 // s4 appends 20-29.
 class IncrementalAppendScanTest : public ::testing::Test {
  protected:
+  explicit IncrementalAppendScanTest(int format_version = 2) : t_{{}, format_version} {}
+
   void SetUp() override {
     s1_ = t_.Append(0, 10);
     s2_ = t_.Append(10, 10);
@@ -26,8 +28,11 @@ class IncrementalAppendScanTest : public ::testing::Test {
     s4_ = t_.Append(20, 10);
   }
 
+  // The metadata the scans read.
+  virtual std::shared_ptr<const TableMetadata> Scanned() { return t_.metadata(); }
+
   Result<std::unique_ptr<IncrementalAppendScan>> Scan(AppendRange range, TableScanOptions options = {}) {
-    return IncrementalAppendScan::Make(t_.io, t_.metadata(), range, std::move(options));
+    return IncrementalAppendScan::Make(t_.io, Scanned(), range, std::move(options));
   }
   std::vector<int64_t> Ids(AppendRange range, TableScanOptions options = {}) {
     auto scan = Scan(range, std::move(options));
@@ -102,15 +107,13 @@ TEST_F(IncrementalAppendScanTest, RangesThatAreNotAncestryAreRefused) {
 // inline (spec v1: "manifests", no manifest list), as v1 writers before the
 // manifest list did: each snapshot's manifest list is replaced by the
 // locations it names.
-class IncrementalAppendScanV1InlineTest : public ::testing::Test {
+class IncrementalAppendScanV1InlineTest : public IncrementalAppendScanTest {
  protected:
+  IncrementalAppendScanV1InlineTest() : IncrementalAppendScanTest(/*format_version=*/1) {}
+
   void SetUp() override {
-    s1_ = t_.Append(0, 10);
-    s2_ = t_.Append(10, 10);
-    auto deleted = t_.table->Delete(ParseExpression("id < 5").value());
-    ASSERT_TRUE(deleted.ok()) << deleted.status().ToString();
-    s3_ = deleted->state.metadata->current_snapshot()->snapshot_id;
-    s4_ = t_.Append(20, 10);
+    IncrementalAppendScanTest::SetUp();
+    if (HasFatalFailure()) return;
     TableMetadata m = *t_.metadata();
     ASSERT_EQ(m.format_version, 1);
     for (Snapshot& s : m.snapshots) {
@@ -124,21 +127,9 @@ class IncrementalAppendScanV1InlineTest : public ::testing::Test {
     inline_ = std::make_shared<const TableMetadata>(std::move(m));
   }
 
-  std::vector<int64_t> Ids(AppendRange range, TableScanOptions options = {}) {
-    auto scan = IncrementalAppendScan::Make(t_.io, inline_, range, std::move(options));
-    EXPECT_TRUE(scan.ok()) << scan.status().ToString();
-    if (!scan.ok()) return {};
-    auto reader = (*scan)->Open();
-    EXPECT_TRUE(reader.ok()) << reader.status().ToString();
-    if (!reader.ok()) return {};
-    auto ids = ReadIds(**reader);
-    EXPECT_TRUE(ids.ok()) << ids.status().ToString();
-    return ids.ok() ? *ids : std::vector<int64_t>{};
-  }
+  std::shared_ptr<const TableMetadata> Scanned() override { return inline_; }
 
-  ScanTestTable t_{{}, /*format_version=*/1};
   std::shared_ptr<const TableMetadata> inline_;
-  int64_t s1_ = 0, s2_ = 0, s3_ = 0, s4_ = 0;
 };
 
 TEST_F(IncrementalAppendScanV1InlineTest, ReadsWhatTheRangesAppendsAdded) {

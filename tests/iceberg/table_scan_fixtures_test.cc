@@ -78,14 +78,13 @@ std::shared_ptr<const TableMetadata> Load(const std::string& file) {
   return std::make_shared<const TableMetadata>(m.ok() ? std::move(*m) : TableMetadata{});
 }
 
-// The scan's rows as JSON lines, or its error.
-Result<std::vector<std::string>> ScanRows(const std::string& file, TableScanOptions options = {},
-                                          std::shared_ptr<FileIO> io = nullptr) {
-  if (io == nullptr) io = std::make_shared<RebasedFileIO>(BaseFor(kPersistent + file));
-  FLOE_ASSIGN_OR_RETURN(auto scan, TableScan::Make(io, Load(file), std::move(options)));
-  FLOE_ASSIGN_OR_RETURN(auto reader, scan->Open());
+// A scan's rows (TableScan or IncrementalAppendScan) as JSON lines, or its
+// error.
+template <typename Scan>
+Result<std::vector<std::string>> JsonLines(Scan& scan) {
+  FLOE_ASSIGN_OR_RETURN(auto reader, scan.Open());
   std::ostringstream out;
-  BatchPrinter printer(out, scan->output_schema(), {.format = OutputFormat::kJsonl});
+  BatchPrinter printer(out, scan.output_schema(), {.format = OutputFormat::kJsonl});
   while (true) {
     FLOE_ASSIGN_OR_RETURN(auto batch, reader->Next());
     if (!batch.has_value()) break;
@@ -96,6 +95,14 @@ Result<std::vector<std::string>> ScanRows(const std::string& file, TableScanOpti
   std::istringstream lines(out.str());
   for (std::string line; std::getline(lines, line);) rows.push_back(line);
   return rows;
+}
+
+// The scan's rows as JSON lines, or its error.
+Result<std::vector<std::string>> ScanRows(const std::string& file, TableScanOptions options = {},
+                                          std::shared_ptr<FileIO> io = nullptr) {
+  if (io == nullptr) io = std::make_shared<RebasedFileIO>(BaseFor(kPersistent + file));
+  FLOE_ASSIGN_OR_RETURN(auto scan, TableScan::Make(io, Load(file), std::move(options)));
+  return JsonLines(*scan);
 }
 
 Result<int64_t> CountRows(const std::string& file, TableScanOptions options) {
@@ -401,19 +408,8 @@ TEST(TableScanFixturesTest, IncrementalAppendScanReadsV1InlineManifests) {
   auto io = std::make_shared<RebasedFileIO>(kRoot);
   auto rows = [&](AppendRange range) -> Result<std::set<std::string>> {
     FLOE_ASSIGN_OR_RETURN(auto scan, IncrementalAppendScan::Make(io, metadata, range, {}));
-    FLOE_ASSIGN_OR_RETURN(auto reader, scan->Open());
-    std::ostringstream out;
-    BatchPrinter printer(out, scan->output_schema(), {.format = OutputFormat::kJsonl});
-    while (true) {
-      FLOE_ASSIGN_OR_RETURN(auto batch, reader->Next());
-      if (!batch.has_value()) break;
-      FLOE_RETURN_IF_ERROR(printer.Write(*batch));
-    }
-    FLOE_RETURN_IF_ERROR(printer.Finish());
-    std::set<std::string> lines;
-    std::istringstream in(out.str());
-    for (std::string line; std::getline(in, line);) lines.insert(line);
-    return lines;
+    FLOE_ASSIGN_OR_RETURN(std::vector<std::string> lines, JsonLines(*scan));
+    return std::set<std::string>(lines.begin(), lines.end());
   };
   auto all = rows({});
   ASSERT_TRUE(all.ok()) << all.status().ToString();
