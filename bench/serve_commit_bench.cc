@@ -26,10 +26,7 @@
 // /dev/null). Prints one table row per case and a goal line for the SQLite
 // distinct-table cases (>= 500 commits/s with p99 < 50 ms).
 
-#include <signal.h>
 #include <sys/resource.h>
-#include <sys/wait.h>
-#include <fcntl.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -51,6 +48,7 @@
 #include "floe/iceberg/data_file_writer.h"
 #include "floe/iceberg/table.h"
 #include "floe/io/file_io.h"
+#include "testing/serve_process.h"
 
 namespace floe {
 namespace {
@@ -184,43 +182,15 @@ class Server {
                                      "--insecure-dev",  "--workers",   std::to_string(flags.workers),
                                      "--catalog",       run.catalog_uri, "--warehouse",
                                      run.warehouse};
-    int out[2];
-    if (pipe(out) != 0) Die("pipe failed");
-    pid_ = fork();
-    if (pid_ < 0) Die("fork failed");
-    if (pid_ == 0) {
-      dup2(out[1], STDOUT_FILENO);
-      const int log = open(flags.log.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
-      if (log >= 0) dup2(log, STDERR_FILENO);
-      close(out[0]);
-      close(out[1]);
-      std::vector<char*> argv;
-      for (auto& a : args) argv.push_back(a.data());
-      argv.push_back(nullptr);
-      execv(argv[0], argv.data());
-      _exit(127);
-    }
-    close(out[1]);
-    std::string line;
-    char c;
-    while (read(out[0], &c, 1) == 1 && c != '\n') line.push_back(c);
-    close(out[0]);  // nothing else is printed on stdout
-    const std::string marker = "listening on ";
-    const size_t at = line.find(marker);
-    if (at == std::string::npos) Die(StrCat("floe serve over ", run.catalog_uri, " did not start (see ", flags.log, ")"));
-    url_ = line.substr(at + marker.size());
+    auto process = floe::testing::ServeProcess::Start(std::move(args), flags.log);
+    if (!process.ok()) Die(StrCat("floe serve over ", run.catalog_uri, ": ", process.status().message()));
+    process_ = std::move(*process);
   }
-  ~Server() {
-    kill(pid_, SIGTERM);
-    int status = 0;
-    waitpid(pid_, &status, 0);
-  }
-  const std::string& url() const { return url_; }
-  pid_t pid() const { return pid_; }
+  const std::string& url() const { return process_->url(); }
+  pid_t pid() const { return process_->pid(); }
 
  private:
-  pid_t pid_ = -1;
-  std::string url_;
+  std::unique_ptr<floe::testing::ServeProcess> process_;
 };
 
 std::shared_ptr<catalog::RestCatalog> OpenRest(const std::string& url, std::shared_ptr<FileIO> io) {

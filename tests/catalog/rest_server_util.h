@@ -8,19 +8,14 @@
 #pragma once
 
 #include <gtest/gtest.h>
-#include <fcntl.h>
-#include <signal.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <algorithm>
-#include <chrono>
 #include <memory>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "floe/catalog/rest_catalog.h"
+#include "testing/serve_process.h"
 #include "testing/temp_dir.h"
 
 namespace floe::catalog::testing {
@@ -46,73 +41,23 @@ class FloeServer {
       args.insert(args.end(), {"--warehouse", dir.Join("warehouse")});
     }
     args.insert(args.end(), extra.begin(), extra.end());
-    const std::string log_path = dir.Join("serve.log");
-    int out[2];
-    if (pipe(out) != 0) {
-      ADD_FAILURE() << "pipe failed";
+    // The access log (a line per request) goes to <dir>/serve.log.
+    auto process = floe::testing::ServeProcess::Start(std::move(args), dir.Join("serve.log"));
+    if (!process.ok()) {
+      ADD_FAILURE() << process.status().ToString();
       return;
     }
-    pid_ = fork();
-    if (pid_ == 0) {
-      dup2(out[1], STDOUT_FILENO);
-      // The access log (a line per request) goes to <dir>/serve.log.
-      const int log = open(log_path.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
-      if (log >= 0) dup2(log, STDERR_FILENO);
-      close(out[0]);
-      close(out[1]);
-      std::vector<char*> argv;
-      for (auto& a : args) argv.push_back(a.data());
-      argv.push_back(nullptr);
-      execv(argv[0], argv.data());
-      _exit(127);
-    }
-    close(out[1]);
-    // The first line; the rest of stdout is drained so the server never blocks.
-    std::string line;
-    char c;
-    while (read(out[0], &c, 1) == 1 && c != '\n') line.push_back(c);
-    const std::string marker = "listening on ";
-    const size_t at = line.find(marker);
-    if (at == std::string::npos) {
-      ADD_FAILURE() << "floe serve did not start: first line " << line;
-      close(out[0]);
-      return;
-    }
-    url_ = line.substr(at + marker.size());
-    drain_ = std::thread([fd = out[0]] {
-      char buffer[4096];
-      while (read(fd, buffer, sizeof(buffer)) > 0) {
-      }
-      close(fd);
-    });
+    process_ = std::move(*process);
   }
 
-  ~FloeServer() {
-    if (pid_ > 0) {
-      kill(pid_, SIGTERM);
-      int status = 0;
-      const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
-      while (waitpid(pid_, &status, WNOHANG) == 0) {
-        if (std::chrono::steady_clock::now() > deadline) {
-          kill(pid_, SIGKILL);
-          waitpid(pid_, &status, 0);
-          break;
-        }
-        std::this_thread::sleep_for(std::chrono::milliseconds(20));
-      }
-    }
-    if (drain_.joinable()) drain_.join();
-  }
-
-  bool ok() const { return !url_.empty(); }
-  // "http://127.0.0.1:PORT".
-  const std::string& url() const { return url_; }
-  int port() const { return std::stoi(url_.substr(url_.rfind(':') + 1)); }
+  bool ok() const { return process_ != nullptr; }
+  // "http://127.0.0.1:PORT" ("" when it did not start).
+  const std::string& url() const { return process_ != nullptr ? process_->url() : kNone; }
+  int port() const { return std::stoi(url().substr(url().rfind(':') + 1)); }
 
  private:
-  pid_t pid_ = -1;
-  std::string url_;
-  std::thread drain_;
+  static inline const std::string kNone;
+  std::unique_ptr<floe::testing::ServeProcess> process_;
 };
 
 // A RestCatalog on `url` reading and writing files locally.
