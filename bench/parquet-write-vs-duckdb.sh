@@ -42,7 +42,12 @@ for kind in $kinds; do
   for codec in $codecs; do
     floe_file=$work/$kind.$codec.floe.parquet
     duck_file=$work/$kind.$codec.duckdb.parquet
+    # Start each side with no dirty pages pending: a write that begins while
+    # the kernel flushes the previous file (the source DuckDB just wrote, or
+    # the other side's output) is throttled to the disk's speed.
+    sync
     read -r floe_wall floe_cpu < <("$writer" write "$src" "$floe_file" "$codec" "$row_group" "$runs")
+    sync
     { read -r duck_wall duck_cpu; read -r src_rows floe_rows differ; } < <(node "$here/duckdb.mjs" write "$src" \
       "$duck_file" "$codec" "$row_group" "$runs" "$floe_file")
     if [ "$src_rows" != "$floe_rows" ] || [ "$differ" != 0 ]; then
