@@ -40,9 +40,13 @@ build: setup $(RELEASE)/build.ninja
 build-asan: setup $(ASAN)/build.ninja
 	cmake --build $(ASAN) -j$(JOBS)
 
-# The main job on the embedded default: ./warehouse with a SQLite catalog.
+# The main job on the embedded default (./warehouse with a SQLite catalog),
+# then the orders query's bytes and time against DuckDB 1.5.6 reading the same
+# data files (installed by dev/install-test-tools), measured live.
 demo: build
 	$(RELEASE)/floe demo
+	@echo; echo "orders query against DuckDB 1.5.6 on the same data files (bench/orders-vs-duckdb.sh):"
+	@BENCH_RUNS=3 BENCH_WAREHOUSE=warehouse bench/orders-vs-duckdb.sh $(RELEASE)
 
 # Every test under ASan/UBSan (unit, conformance, cross-engine, real servers,
 # and each fuzz target's bounded replay), then the benchmarks' short form

@@ -376,14 +376,6 @@ Status Orders(CommandContext& ctx, catalog::Catalog& catalog, OrdersSize size) {
   ctx.out() << "  requests: " << totals.requests << " (" << data_requests << " to data files), bytes read: "
             << FormatBytes(totals.bytes_read) << " (" << FormatBytes(data_bytes) << " of the "
             << FormatBytes(table_bytes) << " of data files), " << StrCat(static_cast<int64_t>(ms)) << " ms\n";
-  if (size.per_day == 1'000'000) {
-    // What DuckDB 1.5.6's read_parquet reads of these same (deterministic)
-    // files for this query, by bench/orders-vs-duckdb.sh (docs/benchmarks.md).
-    constexpr int64_t kDuckDbBytes = 514'629;
-    ctx.out() << "  DuckDB 1.5.6 reads " << FormatBytes(kDuckDbBytes)
-              << " of these data files for this query (bench/orders-vs-duckdb.sh); floe's goal is at most half: "
-              << (data_bytes * 2 <= kDuckDbBytes ? "met" : "NOT met") << "\n";
-  }
   ctx.out() << "\n  the requests of the query:\n";
   std::istringstream lines(trace->Format(ctx.options().warehouse));
   for (std::string line; std::getline(lines, line);) ctx.out() << "    " << line << "\n";
