@@ -109,7 +109,7 @@ void FaultInjectingFileIO::ClearRules() {
 int64_t FaultInjectingFileIO::calls(uint32_t mask) const {
   std::lock_guard lock(mutex_);
   int64_t total = 0;
-  for (int i = 0; i < 9; ++i) {
+  for (int i = 0; i < kIoOpCount; ++i) {
     if (mask & (1u << i)) total += op_calls_[i];
   }
   return total;

@@ -35,9 +35,12 @@ enum IoOp : uint32_t {
   kIoDelete = 1u << 6,     // each path of DeleteMany too
   kIoList = 1u << 7,
   kIoSync = 1u << 8,       // each path of MakeDurable
-  kIoAllOps = (1u << 9) - 1,
+  kIoAllOps = (1u << 9) - 1,  // kIoOpCount bits
   kIoWriteOps = kIoOpenWrite | kIoAppend | kIoClose,
 };
+
+// How many kinds of call there are: op i is the bit 1u << i.
+inline constexpr int kIoOpCount = 9;
 
 // "stat", "open_read", "read", "open_write", "append", "close", "delete", "list", "sync".
 const char* IoOpName(IoOp op);
@@ -107,7 +110,7 @@ class FaultInjectingFileIO final : public FileIO {
   mutable std::mutex mutex_;
   std::vector<RuleState> rules_;  // guarded by mutex_
   std::mt19937_64 rng_;           // guarded by mutex_
-  int64_t op_calls_[9] = {};      // guarded by mutex_
+  int64_t op_calls_[kIoOpCount] = {};  // guarded by mutex_
   int64_t faults_ = 0;            // guarded by mutex_
 };
 
