@@ -2,9 +2,11 @@
 // SqlCatalog in a temporary folder. Each operation runs once to count its
 // calls by kind; then once per call with that call failing — with an
 // IOError before it reaches storage; for calls that change storage
-// (open_write, close, delete) also after it took effect (the response was
-// lost); and for each publish (close) also with every delete failing, so
-// nothing can be cleaned up. Every run starts from the same table: the
+// (open_write, close, delete) and for the sync before the swap also after
+// it took effect (the response was lost); and for each publish (close) and
+// sync also with every delete failing, so nothing can be cleaned up. Every
+// operation syncs the files it wrote before its swap, so a failed sync must
+// leave the table at the old version with the attempt's files deleted. Every run starts from the same table: the
 // catalog's pointer and the table's folder are restored in between.
 //
 // After each run, loaded afresh through a second catalog object: the table
@@ -202,17 +204,22 @@ class TableFaultInjectionTest : public ::testing::Test {
     ASSERT_TRUE(RunOnce(operation, kIoAllOps, 0, Mode::kFailed, "fault-free run"));
     expected_ = Observe();
     ASSERT_NE(expected_.metadata_location, start_.metadata_location) << "the fault-free run changed nothing";
-    int64_t counts[8];
-    for (int i = 0; i < 8; ++i) counts[i] = fault_io_->calls(1u << i);
+    int64_t counts[kIoOpCount];
+    for (int i = 0; i < kIoOpCount; ++i) counts[i] = fault_io_->calls(1u << i);
+    // Every object the operation published but its metadata JSON (written
+    // durable) was synced before the swap, each once.
+    EXPECT_EQ(fault_io_->calls(kIoSync), fault_io_->calls(kIoClose) - 1);
     int runs = 0;
-    for (int i = 0; i < 8; ++i) {
+    for (int i = 0; i < kIoOpCount; ++i) {
       const auto op = static_cast<IoOp>(1u << i);
       std::vector<Mode> modes = {Mode::kFailed};
       // Calls that change storage may also take effect and lose the answer;
       // a failed publish must also leave a consistent table when nothing
       // can be cleaned up.
-      if (op == kIoOpenWrite || op == kIoClose || op == kIoDelete) modes.push_back(Mode::kResponseLost);
-      if (op == kIoClose) modes.push_back(Mode::kFailedNoCleanup);
+      if (op == kIoOpenWrite || op == kIoClose || op == kIoDelete || op == kIoSync) {
+        modes.push_back(Mode::kResponseLost);
+      }
+      if (op == kIoClose || op == kIoSync) modes.push_back(Mode::kFailedNoCleanup);
       for (int64_t k = 1; k <= counts[i]; ++k) {
         for (Mode mode : modes) {
           const char* how = mode == Mode::kFailed         ? " (failed)"
@@ -225,7 +232,7 @@ class TableFaultInjectionTest : public ::testing::Test {
     }
     EXPECT_GE(runs, 5);
     std::string summary = StrCat(runs, " faulted runs:");
-    for (int i = 0; i < 8; ++i) summary += StrCat(" ", IoOpName(static_cast<IoOp>(1u << i)), "=", counts[i]);
+    for (int i = 0; i < kIoOpCount; ++i) summary += StrCat(" ", IoOpName(static_cast<IoOp>(1u << i)), "=", counts[i]);
     RecordProperty("faults", summary);
   }
 

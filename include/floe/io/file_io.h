@@ -83,7 +83,9 @@ struct WriteOptions {
   // AlreadyExists, atomically with respect to every other writer.
   bool if_absent = false;
   // Make the object survive a crash before Close() returns (local disk: fsync
-  // of the file and its folder). For commit-critical metadata.
+  // of the file and its folder). For commit-critical metadata written one
+  // at a time; files written in bulk are made durable together with
+  // FileIO::MakeDurable before the commit that references them.
   bool durable = false;
 };
 
@@ -148,6 +150,17 @@ class FileIO {
   virtual Status Delete(const std::string& path) = 0;
   // Removes many objects, trying every one; returns the first error.
   virtual Status DeleteMany(std::span<const std::string> paths);
+  // Makes objects written without WriteOptions::durable survive a crash or
+  // power loss once this returns OK: their bytes and their names. A commit
+  // calls it for the files its new metadata references, just before the
+  // pointer swap. Local disk: fsync of every file and of every distinct
+  // folder holding one (and of the parents of folders this process
+  // created), run in parallel on the io pool, so N files cost about one
+  // fsync latency; NotFound when a path names no object, IOError (naming
+  // the path) when an fsync fails, and then durability of any of them is
+  // unknown. Object stores and memory: OK without a request (an
+  // acknowledged PUT is durable; memory never is). Duplicates are allowed.
+  virtual Status MakeDurable(std::span<const std::string> paths);
   // One page of the objects whose path starts with `prefix` (plain string
   // prefix, not a folder: "t/data/a" matches "t/data/a1.parquet").
   virtual Result<ListPage> List(const std::string& prefix, const ListOptions& options = {}) = 0;

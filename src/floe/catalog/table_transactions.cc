@@ -42,6 +42,13 @@ Result<std::vector<iceberg::TableState>> CommitTableTransactions(Catalog& catalo
       }
       commits.push_back(TableCommit{t.ident, std::move(changes->requirements), std::move(changes->updates)});
     }
+    // Every table's new files reach the disk before any pointer moves.
+    for (const TableTransaction& t : transactions) {
+      if (Status durable = t.transaction->MakeStagedDurable(); !durable.ok()) {
+        abort_all();
+        return durable.WithContext(StrCat("table ", t.ident.ToString()));
+      }
+    }
     auto committed = catalog.CommitTransaction(commits);
     if (committed.ok()) {
       for (size_t i = 0; i < transactions.size(); ++i) transactions[i].transaction->Published((*committed)[i]);

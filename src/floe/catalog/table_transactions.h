@@ -12,13 +12,14 @@
 // (CommitConflict: nothing changed), every transaction reloads its table
 // and re-applies its operations, each re-validating what it assumed, and
 // the whole commit is retried with backoff (`commit.retry.*` of the first
-// table). Errors:
+// table). Before each attempt every transaction makes its new files
+// durable (Transaction::MakeStagedDurable). Errors:
 //   CommitConflict — retries exhausted, or an operation's validation failed
 //     on a fresh table; every transaction is aborted (its files deleted).
 //   CommitStateUnknown — from the catalog; every transaction keeps its files.
 //   InvalidArgument — no transactions, a table twice, a transaction that is
-//     already committed or aborted; others of the catalog and of
-//     re-applying (every transaction is aborted then).
+//     already committed or aborted; others of the catalog, of making files
+//     durable and of re-applying (every transaction is aborted then).
 // Returns the tables' new states, in the order given.
 //
 // Thread safety: the transactions must not be used by other threads

@@ -228,7 +228,7 @@ Result<PreparedWrite> PrepareAppendFiles(std::shared_ptr<TableOperations> ops, c
   prepared.result.data_files_added = static_cast<int64_t>(files.size());
   for (auto& f : files) {
     prepared.result.rows_written += f.record_count;
-    producer->AddFile(std::move(f));
+    producer->AddExistingFile(std::move(f));
   }
   prepared.producer = std::move(producer);
   return prepared;  // the files are the caller's: not deleted on failure

@@ -76,6 +76,9 @@ class Table {
   // `commit.manifest-merge.enabled` is true, as Java's default append).
   Result<WriteResult> Append(const BatchSource& rows, const std::map<std::string, std::string>& summary = {});
   // Appends existing data files (already written, e.g. imported Parquet).
+  // They are not made durable here (their writer did; a caller that wrote
+  // them with durable = false calls FileIO::MakeDurable first). The other
+  // row writes make the files they write durable before their commit.
   Result<WriteResult> AppendFiles(std::vector<DataFile> files);
   // Deletes the rows matching `filter` (unbound).
   Result<WriteResult> Delete(const ExpressionPtr& filter);

@@ -203,7 +203,7 @@ Result<TableState> Table::CherryPick(int64_t snapshot_id) {
     });
     for (const auto& f : removed) producer.DeleteFile(f.file_path);
   }
-  for (auto& f : added) producer.AddFile(std::move(f));
+  for (auto& f : added) producer.AddExistingFile(std::move(f));  // durable since their first commit
   return producer.Commit();
 }
 

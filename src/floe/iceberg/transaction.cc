@@ -158,6 +158,10 @@ Result<TableState> Transaction::Commit() {
   int64_t wait_ms = retry.min_wait_ms;
   for (int attempt = 0;; ++attempt) {
     report_.attempts = attempt + 1;
+    if (Status durable = MakeStagedDurable(); !durable.ok()) {
+      Abort();
+      return durable;
+    }
     auto committed = ops_->Commit(base_, *staged_);
     if (committed.ok()) {
       Published(*committed);
@@ -184,6 +188,22 @@ Result<TableState> Transaction::Commit() {
     wait_ms = std::min(wait_ms * 2, retry.max_wait_ms);
     FLOE_RETURN_IF_ERROR(Rebase(attempt + 1));
   }
+}
+
+Status Transaction::MakeStagedDurable() {
+  FLOE_RETURN_IF_ERROR(CheckOpen());
+  std::vector<std::string> paths;
+  for (const auto& op : operations_) {
+    if (op.producer == nullptr) continue;
+    auto more = op.producer->NotYetDurable();
+    paths.insert(paths.end(), more.begin(), more.end());
+  }
+  if (paths.empty()) return Status::OK();
+  FLOE_RETURN_IF_ERROR(ops_->io().MakeDurable(paths));
+  for (auto& op : operations_) {
+    if (op.producer != nullptr) op.producer->MarkDurable(paths);
+  }
+  return Status::OK();
 }
 
 Result<TableChanges> Transaction::PendingChanges() const {

@@ -19,6 +19,11 @@
 // or abandoned transaction deletes every file it wrote; after
 // CommitStateUnknown it deletes nothing (the commit may have landed).
 //
+// Before each swap the files the staged snapshots reference that the
+// transaction wrote and has not yet synced are made durable in one
+// FileIO::MakeDurable call (see SnapshotProducer); a retry syncs only its
+// new manifests and lists.
+//
 // The snapshots an operation stages are the transaction's: an operation
 // that failed to apply leaves the transaction as it was (its files are
 // deleted), so later operations may still be added.
@@ -89,6 +94,11 @@ class Transaction {
   // make them safe on the catalog's current metadata. InvalidArgument once
   // committed or aborted; Unsupported as DiffTableMetadata.
   Result<TableChanges> PendingChanges() const;
+  // Makes durable what the staged state references that this transaction
+  // wrote and has not synced yet (one FileIO::MakeDurable call), before a
+  // swap. Errors of MakeDurable; the transaction is unchanged then (the
+  // caller aborts it). InvalidArgument once committed or aborted.
+  Status MakeStagedDurable();
   // After a lost race: reloads the table and re-applies every operation on
   // it, each re-validating what it assumed (as Commit does between
   // attempts). `attempt` counts from 1. Errors of Refresh and of

@@ -88,6 +88,7 @@ const char* IoOpName(IoOp op) {
     case kIoClose: return "close";
     case kIoDelete: return "delete";
     case kIoList: return "list";
+    case kIoSync: return "sync";
     default: return "io";
   }
 }
@@ -108,7 +109,7 @@ void FaultInjectingFileIO::ClearRules() {
 int64_t FaultInjectingFileIO::calls(uint32_t mask) const {
   std::lock_guard lock(mutex_);
   int64_t total = 0;
-  for (int i = 0; i < 8; ++i) {
+  for (int i = 0; i < kIoOpCount; ++i) {
     if (mask & (1u << i)) total += op_calls_[i];
   }
   return total;
@@ -203,6 +204,20 @@ Status FaultInjectingFileIO::DeleteMany(std::span<const std::string> paths) {
     if (!st.ok() && first.ok()) first = std::move(st);
   }
   return first;
+}
+
+Status FaultInjectingFileIO::MakeDurable(std::span<const std::string> paths) {
+  Status before;
+  Status after;
+  for (const auto& p : paths) {
+    auto d = Decide(kIoSync, p);
+    if (!d.fail) continue;
+    Status& slot = d.kind == FaultKind::kFailAfter ? after : before;
+    if (slot.ok()) slot = std::move(d.error);
+  }
+  if (!before.ok()) return before;
+  FLOE_RETURN_IF_ERROR(base_->MakeDurable(paths));
+  return after;
 }
 
 Result<ListPage> FaultInjectingFileIO::List(const std::string& prefix, const ListOptions& options) {

@@ -34,11 +34,15 @@ enum IoOp : uint32_t {
   kIoClose = 1u << 5,      // OutputStream::Close: the publish
   kIoDelete = 1u << 6,     // each path of DeleteMany too
   kIoList = 1u << 7,
-  kIoAllOps = (1u << 8) - 1,
+  kIoSync = 1u << 8,       // each path of MakeDurable
+  kIoAllOps = (1u << 9) - 1,  // kIoOpCount bits
   kIoWriteOps = kIoOpenWrite | kIoAppend | kIoClose,
 };
 
-// "stat", "open_read", "read", "open_write", "append", "close", "delete", "list".
+// How many kinds of call there are: op i is the bit 1u << i.
+inline constexpr int kIoOpCount = 9;
+
+// "stat", "open_read", "read", "open_write", "append", "close", "delete", "list", "sync".
 const char* IoOpName(IoOp op);
 
 enum class FaultKind {
@@ -81,6 +85,9 @@ class FaultInjectingFileIO final : public FileIO {
   Result<std::unique_ptr<OutputStream>> OpenWrite(const std::string& path, const WriteOptions& options = {}) override;
   Status Delete(const std::string& path) override;
   Status DeleteMany(std::span<const std::string> paths) override;
+  // Decides per path; any kFailBefore fails the call before storage sees
+  // it, else the paths are synced and any kFailAfter fails it then.
+  Status MakeDurable(std::span<const std::string> paths) override;
   Result<ListPage> List(const std::string& prefix, const ListOptions& options = {}) override;
 
   // What a call should do, decided under the lock (also sleeps for latency).
@@ -103,7 +110,7 @@ class FaultInjectingFileIO final : public FileIO {
   mutable std::mutex mutex_;
   std::vector<RuleState> rules_;  // guarded by mutex_
   std::mt19937_64 rng_;           // guarded by mutex_
-  int64_t op_calls_[8] = {};      // guarded by mutex_
+  int64_t op_calls_[kIoOpCount] = {};  // guarded by mutex_
   int64_t faults_ = 0;            // guarded by mutex_
 };
 

@@ -7,6 +7,12 @@
 // where the file system lacks it: both fail atomically with EEXIST when the
 // name is taken. A writer killed mid-write leaves only a hidden temporary,
 // which List() never returns.
+//
+// Durability: a name is durable once its folder is fsynced, and a folder
+// this process created (mkdir -p in OpenWrite) once its parent is. The
+// folders created and not yet synced are remembered process-wide, so a
+// durable Close() or MakeDurable() also syncs the parents of new folders (a
+// new table's metadata/ folder, a new partition's data folder).
 
 #include <dirent.h>
 #include <errno.h>
@@ -18,12 +24,16 @@
 #include <algorithm>
 #include <atomic>
 #include <cstring>
+#include <mutex>
 #include <random>
+#include <set>
 #include <string>
 #include <vector>
 
 #include "floe/base/strings.h"
+#include "floe/base/thread_pool.h"
 #include "floe/io/file_io.h"
+#include "floe/io/io_thread_pool.h"
 #include "floe/io/local_path.h"
 
 namespace floe {
@@ -66,6 +76,52 @@ Status FsyncPath(const std::string& os_path, int flags) {
   return rc == 0 ? Status::OK() : ErrnoStatus(err, "fsync", os_path);
 }
 
+// The folder holding `os_path` ("." for a bare name).
+std::string ParentFolder(const std::string& os_path) {
+  const size_t slash = os_path.rfind('/');
+  return slash == std::string::npos ? "." : slash == 0 ? "/" : os_path.substr(0, slash);
+}
+
+// Folders this process created whose entry in their parent is not yet known
+// to be durable. Process-wide: the LocalFileIO that syncs may not be the one
+// that wrote.
+class CreatedFolders {
+ public:
+  static CreatedFolders& Get() {
+    static CreatedFolders* folders = new CreatedFolders();  // never destroyed: used during exit
+    return *folders;
+  }
+  void Add(const std::string& dir) {
+    std::lock_guard lock(mutex_);
+    folders_.insert(dir);
+  }
+  // Adds to `dirs` the folders to fsync so that `os_path`'s name is durable:
+  // its folder, and the parent of each created ancestor folder (those go to
+  // `claimed`, to Forget once synced).
+  void FoldersToSync(const std::string& os_path, std::set<std::string>* dirs, std::set<std::string>* claimed) {
+    std::string dir = ParentFolder(os_path);
+    dirs->insert(dir);
+    std::lock_guard lock(mutex_);
+    if (folders_.empty()) return;
+    while (dir != "." && dir != "/") {
+      std::string parent = ParentFolder(dir);
+      if (folders_.count(dir) > 0) {
+        claimed->insert(dir);
+        dirs->insert(parent);
+      }
+      dir = std::move(parent);
+    }
+  }
+  void Forget(const std::set<std::string>& dirs) {
+    std::lock_guard lock(mutex_);
+    for (const auto& d : dirs) folders_.erase(d);
+  }
+
+ private:
+  std::mutex mutex_;
+  std::set<std::string> folders_;  // guarded by mutex_
+};
+
 // mkdir -p of the folder holding `os_path`.
 Status CreateParentFolders(const std::string& os_path) {
   const size_t slash = os_path.rfind('/');
@@ -77,7 +133,11 @@ Status CreateParentFolders(const std::string& os_path) {
                                : Status::InvalidArgument(StrCat("folder ", Quote(dir), " is a file"));
   }
   FLOE_RETURN_IF_ERROR(CreateParentFolders(dir));
-  if (::mkdir(dir.c_str(), 0755) != 0 && errno != EEXIST) return ErrnoStatus(errno, "create folder", dir);
+  if (::mkdir(dir.c_str(), 0755) != 0) {
+    if (errno != EEXIST) return ErrnoStatus(errno, "create folder", dir);
+    return Status::OK();
+  }
+  CreatedFolders::Get().Add(dir);
   return Status::OK();
 }
 
@@ -161,9 +221,11 @@ class LocalOutputStream final : public OutputStream {
       return st;
     }
     if (options_.durable) {
-      const size_t slash = final_os_path_.rfind('/');
-      const std::string dir = slash == std::string::npos ? "." : slash == 0 ? "/" : final_os_path_.substr(0, slash);
-      FLOE_RETURN_IF_ERROR(FsyncPath(dir, O_RDONLY | O_DIRECTORY));
+      std::set<std::string> dirs;
+      std::set<std::string> claimed;
+      CreatedFolders::Get().FoldersToSync(final_os_path_, &dirs, &claimed);
+      for (const auto& dir : dirs) FLOE_RETURN_IF_ERROR(FsyncPath(dir, O_RDONLY | O_DIRECTORY));
+      CreatedFolders::Get().Forget(claimed);
     }
     return Status::OK();
   }
@@ -282,6 +344,33 @@ class LocalFileIO final : public FileIO {
     return Status::OK();
   }
 
+  Status MakeDurable(std::span<const std::string> paths) override {
+    struct Target {
+      std::string os_path;
+      std::string path;  // as the caller named it, for errors
+      bool folder;
+    };
+    std::vector<Target> targets;
+    std::set<std::string> files;
+    std::set<std::string> dirs;
+    std::set<std::string> claimed;
+    for (const auto& path : paths) {
+      FLOE_ASSIGN_OR_RETURN(LocalPath lp, ParseLocalPath(path));
+      if (!files.insert(lp.os_path).second) continue;
+      CreatedFolders::Get().FoldersToSync(lp.os_path, &dirs, &claimed);
+      targets.push_back(Target{std::move(lp.os_path), path, false});
+    }
+    for (const auto& dir : dirs) targets.push_back(Target{dir, dir, true});
+    // Files and folders at once: the commit that needs them waits for all,
+    // and a name made durable before its bytes is harmless until it returns.
+    FLOE_RETURN_IF_ERROR(ParallelFor(
+        static_cast<int64_t>(targets.size()),
+        [&](int64_t i) { return SyncOne(targets[i].os_path, targets[i].path, targets[i].folder); },
+        ParallelForOptions{.grain = 1, .max_parallelism = 0}, IoThreadPool()));
+    CreatedFolders::Get().Forget(claimed);
+    return Status::OK();
+  }
+
   Result<ListPage> List(const std::string& prefix, const ListOptions& options) override {
     if (options.max_keys < 1) {
       return Status::InvalidArgument(StrCat("list of ", Quote(prefix), ": max_keys ", options.max_keys, " < 1"));
@@ -310,6 +399,25 @@ class LocalFileIO final : public FileIO {
   }
 
  private:
+  static Status SyncOne(const std::string& os_path, const std::string& path, bool folder) {
+    const int fd = ::open(os_path.c_str(), O_RDONLY | O_CLOEXEC | (folder ? O_DIRECTORY : 0));
+    if (fd < 0) {
+      const int err = errno;
+      if (err == ENOENT) return Status::NotFound(StrCat("make durable: object ", Quote(path), " does not exist"));
+      return ErrnoStatus(err, folder ? "open folder for fsync" : "open for fsync", path);
+    }
+    Status st;
+    struct stat info;
+    if (!folder && (::fstat(fd, &info) != 0 || !S_ISREG(info.st_mode))) {
+      st = Status::NotFound(StrCat("make durable: ", Quote(path), " is a folder, not an object"));
+    } else if (::fsync(fd) != 0) {
+      // An fsync error is never a NotFound: the bytes may be lost.
+      st = Status::IOError(StrCat("fsync ", Quote(path), ": ", std::strerror(errno)));
+    }
+    ::close(fd);
+    return st;
+  }
+
   static int64_t MtimeMillis(const struct stat& st) {
     return static_cast<int64_t>(st.st_mtim.tv_sec) * 1000 + st.st_mtim.tv_nsec / 1000000;
   }

@@ -32,6 +32,26 @@ class ResolvingFileIO final : public FileIO {
   }
   // Runs of paths on one FileIO go to it together (object stores batch them).
   Status DeleteMany(std::span<const std::string> paths) override {
+    return ForEachRun(paths, [](FileIO& io, std::span<const std::string> run) { return io.DeleteMany(run); });
+  }
+  // Per FileIO as DeleteMany (local paths fsync in one parallel batch).
+  Status MakeDurable(std::span<const std::string> paths) override {
+    return ForEachRun(paths, [](FileIO& io, std::span<const std::string> run) { return io.MakeDurable(run); });
+  }
+  Result<ListPage> List(const std::string& prefix, const ListOptions& options) override {
+    FLOE_ASSIGN_OR_RETURN(auto io, For(prefix));
+    return io->List(prefix, options);
+  }
+
+ private:
+  Result<std::shared_ptr<FileIO>> For(const std::string& location) const {
+    return FileIOForLocation(location, properties_);
+  }
+
+  // Calls `fn` on each run of consecutive paths that one FileIO serves,
+  // trying every run; returns the first error.
+  template <typename Fn>
+  Status ForEachRun(std::span<const std::string> paths, const Fn& fn) const {
     Status first = Status::OK();
     size_t begin = 0;
     while (begin < paths.size()) {
@@ -44,20 +64,11 @@ class ResolvingFileIO final : public FileIO {
           ++end;
         }
       }
-      Status s = io.ok() ? (*io)->DeleteMany(paths.subspan(begin, end - begin)) : io.status();
+      Status s = io.ok() ? fn(**io, paths.subspan(begin, end - begin)) : io.status();
       if (first.ok() && !s.ok()) first = std::move(s);
       begin = end;
     }
     return first;
-  }
-  Result<ListPage> List(const std::string& prefix, const ListOptions& options) override {
-    FLOE_ASSIGN_OR_RETURN(auto io, For(prefix));
-    return io->List(prefix, options);
-  }
-
- private:
-  Result<std::shared_ptr<FileIO>> For(const std::string& location) const {
-    return FileIOForLocation(location, properties_);
   }
 
   const FileIOProperties properties_;

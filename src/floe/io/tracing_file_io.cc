@@ -90,9 +90,14 @@ IoTotals IoTrace::totals() const {
   std::lock_guard lock(mutex_);
   IoTotals t;
   for (const auto& r : requests_) {
-    ++t.requests;
     t.duration_ms += r.duration_ms;
     if (r.status != StatusCode::kOk) ++t.errors;
+    if (r.method == "SYNC") {
+      ++t.syncs;
+      t.synced_objects += r.bytes;
+      continue;
+    }
+    ++t.requests;
     if (r.method == "GET") {
       ++t.gets;
       t.bytes_read += r.bytes;
@@ -123,6 +128,8 @@ std::string IoTrace::FormatRequest(const IoRequest& r, const std::string& strip_
     line += StrCat(" (", r.bytes, " B)");
   } else if (r.method == "LIST") {
     line += StrCat(" (", r.bytes, " keys)");
+  } else if (r.method == "SYNC") {
+    line += StrCat(" (", r.bytes, " objects)");
   }
   if (!r.detail.empty()) line += " " + r.detail;
   char ms[32];
@@ -145,7 +152,9 @@ std::string IoTrace::FormatTotals(const IoTotals& t) {
   std::snprintf(ms, sizeof ms, "%.1f ms", t.duration_ms);
   std::string line = StrCat("totals: ", t.requests, " requests");
   if (!by_method.empty()) line += " (" + by_method + ")";
-  line += StrCat(", ", FormatBytes(t.bytes_read), " read, ", FormatBytes(t.bytes_written), " written, ", ms);
+  line += StrCat(", ", FormatBytes(t.bytes_read), " read, ", FormatBytes(t.bytes_written), " written");
+  if (t.syncs > 0) line += StrCat(", ", t.synced_objects, " objects synced in ", t.syncs, " calls");
+  line += StrCat(", ", ms);
   if (t.errors > 0) line += StrCat(", ", t.errors, " failed");
   return line;
 }
@@ -204,6 +213,17 @@ Status TracingFileIO::DeleteMany(std::span<const std::string> paths) {
                            .path = paths.empty() ? "" : paths.front(),
                            .bytes = static_cast<int64_t>(paths.size()),
                            .detail = StrCat("batch of ", paths.size()),
+                           .status = st.code(),
+                           .duration_ms = MillisSince(start)});
+  return st;
+}
+
+Status TracingFileIO::MakeDurable(std::span<const std::string> paths) {
+  const auto start = Clock::now();
+  Status st = base_->MakeDurable(paths);
+  trace_->Record(IoRequest{.method = "SYNC",
+                           .path = paths.empty() ? "" : paths.front(),
+                           .bytes = static_cast<int64_t>(paths.size()),
                            .status = st.code(),
                            .duration_ms = MillisSince(start)});
   return st;

@@ -2,7 +2,9 @@
 //
 // Requests are named as an object store would see them: HEAD (stat, or open
 // without a known size), GET (one ranged read), PUT (a published object; one
-// line when the stream closes), DELETE, LIST (one page). `floe --trace-io`
+// line when the stream closes), DELETE, LIST (one page), and SYNC for one
+// FileIO::MakeDurable call (local disk fsyncs; no request on an object
+// store, so it is counted apart from the requests). `floe --trace-io`
 // prints IoTrace::Format() after a command:
 //
 //   GET data/x.parquet bytes=19456000-19491839 (35840 B) 1.2 ms
@@ -26,19 +28,21 @@
 namespace floe {
 
 struct IoRequest {
-  std::string method{};  // HEAD, GET, PUT, DELETE, LIST
+  std::string method{};  // HEAD, GET, PUT, DELETE, LIST, SYNC
   std::string path{};
   int64_t offset = -1;  // GET: first byte
   int64_t length = -1;  // GET: bytes asked for
-  int64_t bytes = 0;    // bytes moved: read for GET, written for PUT, keys for LIST
+  int64_t bytes = 0;    // bytes moved: read for GET, written for PUT, keys for LIST, objects for SYNC
   std::string detail{};  // e.g. "if-none-match=*"
   StatusCode status = StatusCode::kOk;
   double duration_ms = 0;
 };
 
 struct IoTotals {
-  int64_t requests = 0;
+  int64_t requests = 0;  // every method but SYNC
   int64_t heads = 0, gets = 0, puts = 0, deletes = 0, lists = 0;
+  int64_t syncs = 0;           // MakeDurable calls
+  int64_t synced_objects = 0;  // paths they named
   int64_t bytes_read = 0;
   int64_t bytes_written = 0;
   int64_t errors = 0;
@@ -76,6 +80,7 @@ class TracingFileIO final : public FileIO {
   Result<std::unique_ptr<OutputStream>> OpenWrite(const std::string& path, const WriteOptions& options = {}) override;
   Status Delete(const std::string& path) override;
   Status DeleteMany(std::span<const std::string> paths) override;
+  Status MakeDurable(std::span<const std::string> paths) override;
   Result<ListPage> List(const std::string& prefix, const ListOptions& options = {}) override;
 
  private:

@@ -41,7 +41,12 @@ std::string DeleteFileKey(const DataFile& file) {
 MergingSnapshotProducer::MergingSnapshotProducer(std::shared_ptr<TableOperations> ops, std::string operation)
     : SnapshotProducer(std::move(ops)), operation_(std::move(operation)) {}
 
-void MergingSnapshotProducer::AddFile(DataFile file) { added_files_.push_back(std::move(file)); }
+void MergingSnapshotProducer::AddFile(DataFile file) {
+  RequireDurable(file.file_path);  // several DVs of one Puffin file name it once
+  added_files_.push_back(std::move(file));
+}
+
+void MergingSnapshotProducer::AddExistingFile(DataFile file) { added_files_.push_back(std::move(file)); }
 
 void MergingSnapshotProducer::DeleteFile(const std::string& path) { deleted_paths_.insert(path); }
 

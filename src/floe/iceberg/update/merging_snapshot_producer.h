@@ -60,8 +60,13 @@ class MergingSnapshotProducer : public SnapshotProducer {
   // "replace"); a producer that only removes files reports "delete".
   MergingSnapshotProducer(std::shared_ptr<TableOperations> ops, std::string operation);
 
-  // Files to add (data or delete files; spec_id set by their writer).
+  // Files to add (data or delete files; spec_id set by their writer) that
+  // this process wrote: made durable before the swap (RequireDurable).
   void AddFile(DataFile file);
+  // A file to add that this process did not write — another engine's
+  // Parquet (add-files), or a file an earlier snapshot committed (cherry-pick):
+  // not synced, its writer made it durable.
+  void AddExistingFile(DataFile file);
   // Removes the live file at this path. Validation fails when it is not
   // live on the attempt's base.
   void DeleteFile(const std::string& path);

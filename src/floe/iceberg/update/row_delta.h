@@ -32,6 +32,8 @@ class RowDelta : public MergingSnapshotProducer {
  public:
   explicit RowDelta(std::shared_ptr<TableOperations> ops);
 
+  // Data and delete files this process wrote (made durable before the
+  // swap); another engine's files go through AddExistingFile.
   void AddRows(DataFile data_file) { AddFile(std::move(data_file)); }
   void AddDeletes(DataFile delete_file) { AddFile(std::move(delete_file)); }
   // Removes a live data file or delete file (e.g. the DV a new DV replaces).

@@ -255,6 +255,21 @@ Result<TableMetadata> SnapshotProducer::Stage(const TableMetadata& base, int att
   return updated;
 }
 
+std::vector<std::string> SnapshotProducer::NotYetDurable() const {
+  std::vector<std::string> paths;
+  for (const auto& path : durable_required_) {
+    if (durable_.count(path) == 0) paths.push_back(path);
+  }
+  // Manifests listed from the parent were made durable by their own commit.
+  std::set<std::string> listed;
+  for (const auto& m : staged_manifests_) listed.insert(m.manifest_path);
+  for (const auto& path : written_manifests_) {
+    if (listed.count(path) > 0 && durable_.count(path) == 0) paths.push_back(path);
+  }
+  if (!written_lists_.empty() && durable_.count(written_lists_.back()) == 0) paths.push_back(written_lists_.back());
+  return paths;
+}
+
 void SnapshotProducer::Committed(const std::string& metadata_location) {
   // Manifests of earlier attempts that this snapshot does not list are orphans.
   DeleteUnusedManifests(staged_manifests_);
@@ -276,6 +291,11 @@ void SnapshotProducer::Abort() {
 
 Result<TableState> SnapshotProducer::AttemptCommit(const TableState& base_state, int attempt) {
   FLOE_ASSIGN_OR_RETURN(TableMetadata updated, Stage(*base_state.metadata, attempt));
+  const std::vector<std::string> unsynced = NotYetDurable();
+  if (!unsynced.empty()) {
+    FLOE_RETURN_IF_ERROR(io().MakeDurable(unsynced));
+    MarkDurable(unsynced);
+  }
   FLOE_ASSIGN_OR_RETURN(TableState committed, ops().Commit(base_state, updated));
   Committed(committed.metadata_location);
   return committed;

@@ -19,6 +19,15 @@
 // table, retrying could commit twice). After any other failure every
 // manifest the operation wrote is deleted.
 //
+// Durability: just before the swap, the files the new snapshot references
+// that this process wrote without fsync — the operation's data and delete
+// files (RequireDurable), the manifests this producer wrote that the
+// snapshot lists, and its manifest list — are made durable with one
+// FileIO::MakeDurable call, so a crash after the swap never leaves the
+// catalog pointing at files that did not reach the disk. A retry syncs only
+// what it newly wrote. A failed sync ends the commit like any I/O error
+// (nothing swapped, the attempt's files deleted).
+//
 // Thread safety: one producer is committed by one thread; several producers
 // on one table may commit concurrently (the catalog serialises them).
 
@@ -110,6 +119,19 @@ class SnapshotProducer {
   // The snapshot id this producer commits (fixed once staged).
   std::optional<int64_t> snapshot_id() const { return snapshot_id_; }
 
+  // A file this process wrote (a data, delete or Puffin file the new
+  // snapshot adds) that must be durable before the swap. Files written
+  // elsewhere (another engine's Parquet registered by add-files) need not
+  // be named: their writer made them durable.
+  void RequireDurable(std::string path) { durable_required_.insert(std::move(path)); }
+  // For a caller that swaps itself (a Transaction), after Stage(): the
+  // files the staged snapshot references that this producer has not yet
+  // made durable (required files, its own manifests the last stage lists,
+  // that stage's manifest list), for FileIO::MakeDurable; then MarkDurable
+  // with them once it returned OK.
+  std::vector<std::string> NotYetDurable() const;
+  void MarkDurable(const std::vector<std::string>& paths) { durable_.insert(paths.begin(), paths.end()); }
+
  protected:
   // Checks the operation still holds on `base` (whose branch head is
   // `parent`, null for an empty branch), given the snapshot the operation
@@ -166,6 +188,8 @@ class SnapshotProducer {
   int manifest_count_ = 0;
   std::vector<std::string> written_manifests_;
   std::vector<std::string> written_lists_;
+  std::set<std::string> durable_required_;  // RequireDurable
+  std::set<std::string> durable_;           // made durable by an earlier attempt
   CommitReport report_;
   bool validation_failed_ = false;
 };
