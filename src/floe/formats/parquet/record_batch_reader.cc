@@ -14,6 +14,8 @@
 
 namespace floe::parquet {
 namespace {
+// Alignment for a chunk's values to be borrowed: the widest fixed-width value.
+constexpr int64_t kChunkAlignment = 8;
 std::vector<ReadRange> SelectedPages(const OffsetIndex& index, const ReadRange& chunk, int64_t num_rows,
                                      const std::vector<RowRange>& selection);
 }  // namespace
@@ -196,8 +198,10 @@ Result<bool> ParquetRecordBatchReader::StartRowGroup(int row_group) {
     FLOE_ASSIGN_OR_RETURN(const ColumnMetaData* meta, f.ColumnChunkMeta(row_group, column));
     std::string context = StrCat("parquet file ", Quote(f.path()), ": column ", Quote(descriptor.dotted_path()),
                                  " in row group ", row_group);
+    std::unique_ptr<ColumnReader> previous;
+    if (i < spare_readers_.size()) previous = std::move(spare_readers_[i]);
     FLOE_ASSIGN_OR_RETURN(auto reader, ColumnReader::Make(descriptor, *meta, std::move(chunks[i]), ranges[i].offset,
-                                                          page_options, std::move(context)));
+                                                          page_options, std::move(context), std::move(previous)));
     if (state->selected && state->page_index[i].offset_index) {
       reader->SetOffsetIndex(&*state->page_index[i].offset_index);
     }
@@ -259,6 +263,23 @@ Result<std::vector<Buffer>> ParquetRecordBatchReader::FetchChunks(const RowGroup
       requests.insert(requests.end(), pages[i].begin(), pages[i].end());
     }
   }
+  if (chunks.size() == 1 && pages[0].empty() && chunks[0].length > 0) {
+    // One whole chunk, the same one request ReadRanges would make, into the
+    // reused buffer, `lead` bytes in: where the previous chunk's layout says
+    // the values will land aligned, so that batches can borrow them.
+    const int64_t lead = chunk_leads_.empty() ? 0 : chunk_leads_[0];
+    const int64_t needed = lead + chunks[0].length;
+    if (chunk_buffer_ == nullptr || chunk_buffer_.use_count() > 1 || chunk_buffer_->size() < needed) {
+      const bool reusable = chunk_buffer_ != nullptr && chunk_buffer_.use_count() == 1;
+      FLOE_ASSIGN_OR_RETURN(Buffer fresh, Buffer::Allocate(reusable ? std::max(needed, chunk_buffer_->size()) : needed));
+      chunk_buffer_ = std::make_shared<Buffer>(std::move(fresh));
+    }
+    FLOE_RETURN_IF_ERROR(
+        file_->file().ReadInto(chunks[0].offset, chunks[0].length, chunk_buffer_->mutable_data() + lead));
+    std::vector<Buffer> out;
+    out.push_back(Buffer::Wrap(chunk_buffer_, chunk_buffer_->data() + lead, chunks[0].length));
+    return out;
+  }
   FLOE_ASSIGN_OR_RETURN(std::vector<Buffer> fetched, file_->file().ReadRanges(requests, options_.coalesce));
   std::vector<Buffer> out;
   size_t next = 0;
@@ -298,6 +319,20 @@ Result<bool> ParquetRecordBatchReader::BloomFiltersMayMatch(int row_group) {
   return true;
 }
 
+void ParquetRecordBatchReader::FinishRowGroup() {
+  std::vector<std::unique_ptr<ColumnReader>>& readers = state_->readers;
+  if (readers.size() == columns_.size()) {
+    chunk_leads_.assign(columns_.size(), 0);
+    for (size_t i = 0; i < readers.size(); ++i) {
+      readers[i]->ReleaseChunk();
+      const int64_t offset = readers[i]->first_values_offset();
+      if (offset >= 0) chunk_leads_[i] = (kChunkAlignment - offset % kChunkAlignment) % kChunkAlignment;
+    }
+    spare_readers_ = std::move(readers);
+  }
+  state_.reset();
+}
+
 Status ParquetRecordBatchReader::CheckRowGroupEnd() {
   // A column chunk holding more rows than its row group is damaged.
   RowGroupState& rg = *state_;
@@ -331,7 +366,7 @@ Result<std::optional<RecordBatch>> ParquetRecordBatchReader::Next() {
     RowGroupState& rg = *state_;
     if (rg.next_range == rg.ranges.size()) {
       if (!rg.selected && !rg.readers.empty()) FLOE_RETURN_IF_ERROR(CheckRowGroupEnd());
-      state_.reset();
+      FinishRowGroup();
       continue;
     }
     // Fill the batch from the ranges left, skipping the rows between them.

@@ -72,6 +72,8 @@ struct ScanMetrics {
   int64_t rows = 0;                // rows returned
 };
 
+class ColumnReader;
+
 class ParquetRecordBatchReader : public RecordBatchReader {
  public:
   // InvalidArgument for an unknown column name, a bad row group index, a
@@ -104,6 +106,8 @@ class ParquetRecordBatchReader : public RecordBatchReader {
   // offset index, of its selected pages), with one ReadRanges() call.
   Result<std::vector<Buffer>> FetchChunks(const RowGroupState& state, const std::vector<ReadRange>& chunks);
   Status ShortColumn(size_t reader, int64_t rows) const;
+  // Ends the current row group, keeping its column readers' memory for the next.
+  void FinishRowGroup();
 
   std::shared_ptr<const ParquetFileReader> file_;
   ScanOptions options_;
@@ -113,6 +117,15 @@ class ParquetRecordBatchReader : public RecordBatchReader {
   std::vector<int> row_groups_;
   size_t next_row_group_ = 0;
   std::unique_ptr<RowGroupState> state_;
+  // Parallel to columns_: the finished row group's readers, whose buffers
+  // the next row group's readers take over, and the bytes to place before a
+  // column's next chunk so that its first page's values land aligned.
+  std::vector<std::unique_ptr<ColumnReader>> spare_readers_;
+  std::vector<int64_t> chunk_leads_;
+  // The buffer a single projected column's chunks are read into, reused
+  // from row group to row group while no batch still holds it (fresh
+  // memory per row group costs page faults on every read).
+  std::shared_ptr<Buffer> chunk_buffer_;
   ScanMetrics metrics_;
 };
 

@@ -54,6 +54,8 @@ class PlainDecoder {
  public:
   void Init(std::span<const uint8_t> data);
   int64_t values_left() const { return values_left_; }
+  // Where the next value starts (for callers that take the bytes in place).
+  const uint8_t* position() const { return pos_; }
   // Copies the next n values to `out`. Corrupt when fewer than n remain.
   Status Decode(int64_t n, T* out);
   // Corrupt when fewer than n values remain.

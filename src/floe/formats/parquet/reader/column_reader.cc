@@ -14,15 +14,48 @@ namespace {
 
 int BitWidthOf(int16_t max_level) { return std::bit_width(static_cast<uint16_t>(max_level)); }
 
+// True when the RLE/bit-packed level stream `data` opens with one RLE run of
+// `value` covering at least `n` levels: a page without nulls, whose levels
+// need not be materialised.
+bool IsOneRun(std::span<const uint8_t> data, int bit_width, int64_t n, int16_t value) {
+  uint64_t header = 0;
+  size_t pos = 0;
+  for (int shift = 0; pos < data.size() && shift < 35; shift += 7) {
+    const uint8_t byte = data[pos++];
+    header |= uint64_t{byte & 0x7fu} << shift;
+    if ((byte & 0x80) == 0) {
+      if ((header & 1) != 0 || static_cast<int64_t>(header >> 1) < n) return false;  // bit-packed, or short
+      const size_t value_bytes = static_cast<size_t>((bit_width + 7) / 8);
+      if (data.size() - pos < value_bytes) return false;
+      uint32_t run_value = 0;
+      for (size_t i = 0; i < value_bytes; ++i) run_value |= uint32_t{data[pos + i]} << (8 * i);
+      return run_value == static_cast<uint32_t>(value);
+    }
+  }
+  return false;
+}
+
 }  // namespace
 
 Result<std::unique_ptr<ColumnReader>> ColumnReader::Make(const ColumnDescriptor& column, const ColumnMetaData& meta,
                                                          Buffer chunk, int64_t chunk_offset,
-                                                         PageReaderOptions options, std::string context) {
+                                                         PageReaderOptions options, std::string context,
+                                                         std::unique_ptr<ColumnReader> previous) {
   auto codec = ToCodec(meta.codec);
   if (!codec.ok()) return codec.status().WithContext(context);
-  PageReader pages(std::move(chunk), chunk_offset, *codec, options, context);
-  return std::unique_ptr<ColumnReader>(new ColumnReader(column, std::move(pages), std::move(context), meta.num_values));
+  std::shared_ptr<Buffer> scratch;
+  if (previous) {
+    previous->page_ = Page();  // so the page buffer is free for reuse
+    scratch = previous->pages_.TakeScratch();
+  }
+  PageReader pages(std::move(chunk), chunk_offset, *codec, options, context, std::move(scratch));
+  std::unique_ptr<ColumnReader> reader(new ColumnReader(column, std::move(pages), std::move(context), meta.num_values));
+  if (previous) {
+    // Level arrays keep their capacity: no fresh memory to fault in per row group.
+    reader->page_def_.swap(previous->page_def_);
+    reader->page_rep_.swap(previous->page_rep_);
+  }
+  return reader;
 }
 
 ColumnReader::ColumnReader(const ColumnDescriptor& column, PageReader pages, std::string context,
@@ -35,7 +68,9 @@ ColumnReader::ColumnReader(const ColumnDescriptor& column, PageReader pages, std
                             column_.type->id() == TypeId::kNull
                         ? 0
                         : OutputValueWidth(column_)),
-      chunk_values_(chunk_values) {}
+      chunk_values_(chunk_values) {
+  pages_.set_max_levels(column_.max_repetition_level, column_.max_definition_level);
+}
 
 Status ColumnReader::WithContext(const Status& status) const {
   return status.WithContext(StrCat(context_, ": page at byte ", page_offset_));
@@ -43,9 +78,10 @@ Status ColumnReader::WithContext(const Status& status) const {
 
 Status ColumnReader::ReadRecords(int64_t max_records, LeafBatch* out) {
   if (column_.max_repetition_level == 0 && output_width_ > 0 && max_records < kReserveLimit) {
-    // A flat column holds at most one value per record: size the batch once
-    // instead of growing it page by page.
-    FLOE_RETURN_IF_ERROR(out->values.Reserve(max_records * output_width_));
+    // A flat column holds at most one value per record: a batch that must
+    // copy its values sizes them once instead of growing page by page.
+    out->values_capacity_hint =
+        out->values.size() + out->borrowed_values.size() + max_records * output_width_;
   }
   FLOE_ASSIGN_OR_RETURN(const int64_t records, Consume(max_records, out));
   out->num_records += records;
@@ -145,11 +181,17 @@ Status ColumnReader::TakeLevels(int64_t n, LeafBatch* out) {
   const auto begin = static_cast<size_t>(page_pos_);
   const auto end = static_cast<size_t>(page_pos_ + n);
   int64_t values = n;
-  if (column_.max_definition_level > 0) {
-    const int16_t max_def = column_.max_definition_level;
+  const int16_t max_def = column_.max_definition_level;
+  if (max_def > 0 && page_all_defined_) {
+    // Levels left out while the batch has no null (LeafBatch::def_levels).
+    if (out && !out->def_levels.empty()) out->def_levels.insert(out->def_levels.end(), static_cast<size_t>(n), max_def);
+  } else if (max_def > 0) {
     values = 0;
     for (size_t i = begin; i < end; ++i) values += page_def_[i] == max_def;
     if (out) {
+      if (out->def_levels.empty() && out->num_levels > 0) {
+        out->def_levels.assign(static_cast<size_t>(out->num_levels), max_def);  // the earlier, left-out levels
+      }
       out->def_levels.insert(out->def_levels.end(), page_def_.begin() + static_cast<ptrdiff_t>(begin),
                              page_def_.begin() + static_cast<ptrdiff_t>(end));
     }
@@ -214,9 +256,32 @@ Status ColumnReader::TakeDictionary(const Page& page) {
 
 Status ColumnReader::DecodeLevels(Encoding encoding, std::span<const uint8_t> data, bool length_prefixed,
                                   int16_t max_level, int32_t num_values, std::vector<int16_t>* out,
-                                  int64_t* consumed) {
+                                  int64_t* consumed, bool* all_max) {
   if (encoding != Encoding::RLE) {
     return Status::Unsupported(StrCat("levels in encoding ", EncodingName(encoding)));
+  }
+  if (all_max != nullptr) {
+    *all_max = false;
+    std::span<const uint8_t> stream = data;
+    int64_t size = static_cast<int64_t>(data.size());
+    bool framed = true;
+    if (length_prefixed) {
+      framed = data.size() >= 4;
+      if (framed) {
+        const uint32_t length = uint32_t{data[0]} | uint32_t{data[1]} << 8 | uint32_t{data[2]} << 16 |
+                                uint32_t{data[3]} << 24;
+        framed = length <= data.size() - 4;
+        if (framed) {
+          stream = data.subspan(4, length);
+          size = 4 + int64_t{length};
+        }
+      }
+    }
+    if (framed && IsOneRun(stream, BitWidthOf(max_level), num_values, max_level)) {
+      *all_max = true;
+      *consumed = size;
+      return Status::OK();
+    }
   }
   encoding::RleBitPackedHybridDecoder decoder;
   if (length_prefixed) {
@@ -247,9 +312,10 @@ Status ColumnReader::StartDataPage(const Page& page) {
   std::span<const uint8_t> values = page.values;
   const bool v1 = page.type == PageType::DATA_PAGE;
   int64_t consumed = 0;
+  page_all_defined_ = false;
   if (max_rep > 0) {
     const Status status = DecodeLevels(page.repetition_level_encoding, v1 ? values : page.repetition_levels, v1,
-                                       max_rep, page.num_values, &page_rep_, &consumed);
+                                       max_rep, page.num_values, &page_rep_, &consumed, nullptr);
     if (!status.ok()) return WithContext(status.WithContext("repetition levels"));
     if (v1) values = values.subspan(static_cast<size_t>(consumed));
     if (levels_read_ == 0 && page.num_values > 0 && page_rep_[0] != 0) {
@@ -258,11 +324,16 @@ Status ColumnReader::StartDataPage(const Page& page) {
   }
   if (max_def > 0) {
     const Status status = DecodeLevels(page.definition_level_encoding, v1 ? values : page.definition_levels, v1,
-                                       max_def, page.num_values, &page_def_, &consumed);
+                                       max_def, page.num_values, &page_def_, &consumed, &page_all_defined_);
     if (!status.ok()) return WithContext(status.WithContext("definition levels"));
     if (v1) values = values.subspan(static_cast<size_t>(consumed));
   }
-  const Status status = values_->StartPage(page.encoding, values);
+  const Buffer& chunk = pages_.chunk();
+  if (first_values_offset_ < 0 && !values.empty() && values.data() >= chunk.data() &&
+      values.data() < chunk.data() + chunk.size()) {
+    first_values_offset_ = values.data() - chunk.data();
+  }
+  const Status status = values_->StartPage(page.encoding, values, page.storage);
   if (!status.ok()) return WithContext(status);
   page_levels_ = page.num_values;
   return Status::OK();

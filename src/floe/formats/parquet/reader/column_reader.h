@@ -30,9 +30,15 @@ class ColumnReader {
   // Reads `chunk` (the column chunk's bytes, from file offset `chunk_offset`)
   // of `column`, which `meta` describes. `context` names the file, column and
   // row group in messages. Unsupported for a codec floe lacks.
+  //
+  // `previous`, when given, is the same column's reader of the previous
+  // chunk, which is consumed: the new reader takes over its decompression
+  // buffer and level arrays (unless a batch still holds the buffer), so a
+  // scan of many row groups does not fault in fresh memory per row group.
   static Result<std::unique_ptr<ColumnReader>> Make(const ColumnDescriptor& column, const ColumnMetaData& meta,
                                                     Buffer chunk, int64_t chunk_offset, PageReaderOptions options,
-                                                    std::string context);
+                                                    std::string context,
+                                                    std::unique_ptr<ColumnReader> previous = nullptr);
 
   // Appends up to `max_records` whole records to `out` and adds them to
   // out->num_records. Fewer only at the end of the chunk. Corrupt (with
@@ -50,6 +56,20 @@ class ColumnReader {
 
   const ColumnDescriptor& column() const { return column_; }
 
+  // Drops the chunk and the current page (a finished reader kept only to be
+  // passed to Make() as `previous`), so their buffers can be reused.
+  void ReleaseChunk() {
+    page_ = Page();
+    pages_.ReleaseChunk();
+  }
+
+  // Where the first data page's values began, in bytes from the start of
+  // the chunk, when they lie in the chunk itself (uncompressed pages); -1
+  // before the first data page or when they were decompressed. A caller
+  // reading the next chunk of this column can place it so that its values
+  // land aligned and can be borrowed without a copy.
+  int64_t first_values_offset() const { return first_values_offset_; }
+
  private:
   ColumnReader(const ColumnDescriptor& column, PageReader pages, std::string context, int64_t chunk_values);
 
@@ -58,8 +78,10 @@ class ColumnReader {
   Result<bool> NextDataPage();
   Status StartDataPage(const Page& page);
   Status TakeDictionary(const Page& page);
+  // With `all_max`: when the levels are one run of max_level (no nulls), sets
+  // it and leaves `out` alone.
   Status DecodeLevels(Encoding encoding, std::span<const uint8_t> data, bool length_prefixed, int16_t max_level,
-                      int32_t num_values, std::vector<int16_t>* out, int64_t* consumed);
+                      int32_t num_values, std::vector<int16_t>* out, int64_t* consumed, bool* all_max);
   // Reads (out set) or skips (out null) up to `max_records` records.
   Result<int64_t> Consume(int64_t max_records, LeafBatch* out);
   // Consumes levels [page_pos_, page_pos_ + n) of the current page into
@@ -92,8 +114,10 @@ class ColumnReader {
   int64_t page_pos_ = 0;
   int64_t page_levels_ = 0;
   int64_t page_offset_ = 0;  // for messages
-  std::vector<int16_t> page_def_;
+  std::vector<int16_t> page_def_;  // not filled when page_all_defined_
   std::vector<int16_t> page_rep_;
+  bool page_all_defined_ = false;  // every definition level of the page is the maximum
+  int64_t first_values_offset_ = -1;
 };
 
 }  // namespace floe::parquet

@@ -9,6 +9,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "floe/base/buffer.h"
+#include "floe/base/result.h"
 #include "floe/columnar/buffer_builder.h"
 
 namespace floe::parquet {
@@ -16,22 +18,55 @@ namespace floe::parquet {
 struct LeafBatch {
   int64_t num_records = 0;
   int64_t num_levels = 0;
-  // One entry per level; empty when the column's max level is 0.
+  // One entry per level; empty when the column's max level is 0, and empty
+  // too when every level of the batch is the column's maximum definition
+  // level (a batch without nulls: the reader then leaves them out).
   std::vector<int16_t> def_levels;
   std::vector<int16_t> rep_levels;
   // Values of the levels whose definition level is the column's maximum, in order.
   int64_t num_values = 0;
   // Fixed-width types: num_values values of the floe type's byte width;
-  // bool: one byte (0 or 1) per value.
+  // bool: one byte (0 or 1) per value. Either in `values`, or, when the
+  // batch's values are one run of PLAIN bytes already in floe's layout and
+  // aligned to their width, in `borrowed_values`: a slice of the page's
+  // buffer (chunk or decompression buffer) that shares its ownership, so the
+  // values are never copied. At most one of the two is non-empty.
   BufferBuilder values;
+  Buffer borrowed_values;
+  // The bytes of values the batch may reach (set by the reader when it knows
+  // the record count): the first copy into `values` reserves that much at
+  // once instead of growing page by page.
+  int64_t values_capacity_hint = 0;
   // string and binary: num_values + 1 int32 offsets from 0, and the bytes.
   BufferBuilder offsets;
   BufferBuilder data;
 
+  // The fixed-width values as a Buffer of num_values values; both forms are
+  // empty afterwards.
+  Buffer TakeValues() {
+    if (!borrowed_values.empty()) return std::move(borrowed_values);
+    return values.Finish();
+  }
+  // Room for `bytes` more bytes in `values`, and for the hinted total.
+  Status ReserveValues(int64_t bytes) {
+    const int64_t hinted = values_capacity_hint - values.size();
+    return values.Reserve(bytes > hinted ? bytes : hinted);
+  }
+  // Turns borrowed values into owned ones, so more can be appended.
+  Status OwnBorrowedValues() {
+    if (borrowed_values.empty()) return Status::OK();
+    FLOE_RETURN_IF_ERROR(ReserveValues(borrowed_values.size()));
+    values.UnsafeAppend(borrowed_values.data(), borrowed_values.size());
+    borrowed_values = Buffer();
+    return Status::OK();
+  }
+
   void Clear() {
     num_records = num_levels = num_values = 0;
+    values_capacity_hint = 0;
     def_levels.clear();
     rep_levels.clear();
+    borrowed_values = Buffer();  // releases the page it shared
     // Finish() empties a builder; what it returns is dropped.
     (void)values.Finish();
     (void)offsets.Finish();

@@ -1,6 +1,7 @@
 #include "floe/formats/parquet/reader/page_reader.h"
 
 #include <algorithm>
+#include <bit>
 #include <utility>
 
 #include "floe/base/crc32.h"
@@ -9,14 +10,20 @@
 #include "floe/formats/parquet/metadata_enums.h"
 
 namespace floe::parquet {
+namespace {
+
+constexpr int64_t kValueAlignment = 8;
+
+}  // namespace
 
 PageReader::PageReader(Buffer chunk, int64_t chunk_offset, compression::Codec codec, PageReaderOptions options,
-                       std::string context)
+                       std::string context, std::shared_ptr<Buffer> scratch)
     : chunk_(std::move(chunk)),
       chunk_offset_(chunk_offset),
       codec_(codec),
       options_(options),
-      context_(std::move(context)) {}
+      context_(std::move(context)),
+      scratch_(std::move(scratch)) {}
 
 Status PageReader::Error(int64_t page_offset, const std::string& what) const {
   return Status::Corrupt(StrCat(context_, ": page at byte ", page_offset, ": ", what));
@@ -31,26 +38,40 @@ Status PageReader::SeekTo(int64_t file_offset) {
   return Status::OK();
 }
 
-Result<Buffer> PageReader::ScratchFor(int64_t size) {
-  if (scratch_ == nullptr || scratch_.use_count() > 1 || scratch_->size() < size) {
+Result<Buffer> PageReader::ScratchFor(int64_t size, int64_t lead) {
+  const int64_t needed = size + lead;
+  if (scratch_ == nullptr || scratch_.use_count() > 1 || scratch_->size() < needed) {
     // Grown to the largest page so far, which max_page_size bounds.
-    const int64_t capacity = scratch_ != nullptr && scratch_.use_count() == 1 ? std::max(size, scratch_->size()) : size;
+    const int64_t capacity =
+        scratch_ != nullptr && scratch_.use_count() == 1 ? std::max(needed, scratch_->size()) : needed;
     FLOE_ASSIGN_OR_RETURN(Buffer fresh, Buffer::Allocate(capacity));
     scratch_ = std::make_shared<Buffer>(std::move(fresh));
   }
-  return Buffer::Wrap(scratch_, scratch_->data(), size);
+  return Buffer::Wrap(scratch_, scratch_->data() + lead, size);
 }
 
-Result<Buffer> PageReader::Inflate(int64_t page_offset, std::span<const uint8_t> in, int64_t size) {
+Result<Buffer> PageReader::Inflate(int64_t page_offset, std::span<const uint8_t> in, int64_t size, int64_t lead) {
   if (size == 0) return Buffer();
   // A size the input contradicts is refused before the buffer grows for it.
   Status status = compression::CheckStatedSize(codec_, in, size);
   if (status.ok()) {
-    FLOE_ASSIGN_OR_RETURN(Buffer out, ScratchFor(size));
+    FLOE_ASSIGN_OR_RETURN(Buffer out, ScratchFor(size, lead));
     status = compression::Decompress(codec_, in, std::span<uint8_t>(out.mutable_data(), static_cast<size_t>(size)));
     if (status.ok()) return out;
   }
   return status.WithContext(StrCat(context_, ": page at byte ", page_offset));
+}
+
+int64_t PageReader::V1Lead(int32_t num_values) const {
+  // spec: v1 levels are RLE behind a 4-byte length; all at one value, each
+  // kind is one run: a varint header (count << 1), then the value's bytes.
+  int64_t header_bytes = 1;
+  for (uint64_t run = static_cast<uint64_t>(std::max(num_values, 0)) << 1; run >= 0x80; run >>= 7) ++header_bytes;
+  int64_t levels = 0;
+  for (const int16_t max_level : {max_repetition_level_, max_definition_level_}) {
+    if (max_level > 0) levels += 4 + header_bytes + (std::bit_width(static_cast<uint16_t>(max_level)) + 7) / 8;
+  }
+  return (kValueAlignment - levels % kValueAlignment) % kValueAlignment;
 }
 
 Status PageReader::TakeWholeBody(int64_t page_offset, std::span<const uint8_t> body, Page* page) {
@@ -59,7 +80,10 @@ Status PageReader::TakeWholeBody(int64_t page_offset, std::span<const uint8_t> b
     page->values = body;
     return Status::OK();
   }
-  FLOE_ASSIGN_OR_RETURN(page->storage, Inflate(page_offset, body, header_.uncompressed_page_size));
+  // v1 data pages: values follow the levels; place the body so they land
+  // 8-byte aligned (the widest fixed-width value a page may lend a batch).
+  const int64_t lead = page->type == PageType::DATA_PAGE ? V1Lead(page->num_values) : 0;
+  FLOE_ASSIGN_OR_RETURN(page->storage, Inflate(page_offset, body, header_.uncompressed_page_size, lead));
   page->values = page->storage.span();
   return Status::OK();
 }

@@ -19,6 +19,13 @@
 // page's bytes never change under its holder. Callers that drop a page
 // before asking for the next one (ColumnReader does) get the reuse.
 //
+// A v1 data page compresses its levels and values together, so its values
+// would land after the level bytes, usually misaligned for their type. The
+// reader decompresses a v1 page at an offset that aligns its values when the
+// page has no nulls (set_max_levels), so they can be borrowed without a copy;
+// v2 pages decompress the values alone, at the buffer's (64-byte aligned)
+// start.
+//
 // Thread safety: one thread at a time.
 
 #pragma once
@@ -65,8 +72,10 @@ class PageReader {
  public:
   // Reads the pages in `chunk`, which starts at byte `chunk_offset` of the
   // file. `context` names the file and column in messages.
+  // `scratch`, when given, is a decompression buffer to reuse (from the
+  // previous chunk's reader, TakeScratch()).
   PageReader(Buffer chunk, int64_t chunk_offset, compression::Codec codec, PageReaderOptions options,
-             std::string context);
+             std::string context, std::shared_ptr<Buffer> scratch = nullptr);
 
   // The next dictionary or data page, or nullopt at the end of the chunk.
   // Corrupt for a damaged header, a page running past the chunk, a CRC
@@ -78,18 +87,39 @@ class PageReader {
   // OffsetIndex). InvalidArgument when it lies outside the chunk.
   Status SeekTo(int64_t file_offset);
 
+  // The decompression buffer, for the next chunk's reader; this reader
+  // allocates a new one if it decompresses again.
+  std::shared_ptr<Buffer> TakeScratch() { return std::move(scratch_); }
+
+  // The column's maximum levels, from which the reader foresees the level
+  // bytes leading a v1 page without nulls (one RLE run per level kind) and
+  // decompresses the page where its values land aligned. A page with nulls
+  // only loses the alignment.
+  void set_max_levels(int16_t max_repetition, int16_t max_definition) {
+    max_repetition_level_ = max_repetition;
+    max_definition_level_ = max_definition;
+  }
+
+  // Forgets the chunk (the reader is at its end afterwards).
+  void ReleaseChunk() {
+    chunk_ = Buffer();
+    pos_ = 0;
+  }
+
+  const Buffer& chunk() const { return chunk_; }
   const std::string& context() const { return context_; }
   int64_t max_page_size() const { return options_.max_page_size; }
   int64_t chunk_offset() const { return chunk_offset_; }
 
  private:
   Status Error(int64_t page_offset, const std::string& what) const;
-  Result<Buffer> Inflate(int64_t page_offset, std::span<const uint8_t> in, int64_t size);
+  // Decompresses `in` into `size` bytes placed `lead` bytes into the buffer.
+  Result<Buffer> Inflate(int64_t page_offset, std::span<const uint8_t> in, int64_t size, int64_t lead = 0);
   // Dictionary and v1 pages: the whole body is compressed together.
   Status TakeWholeBody(int64_t page_offset, std::span<const uint8_t> body, Page* page);
   // `size` writable bytes in the reused buffer, or in a new one when a page
   // still holds the old.
-  Result<Buffer> ScratchFor(int64_t size);
+  Result<Buffer> ScratchFor(int64_t size, int64_t lead);
 
   Buffer chunk_;
   int64_t chunk_offset_;
@@ -101,6 +131,11 @@ class PageReader {
   // The decompression buffer; handed out as Buffer::Wrap(scratch_, ...), so
   // use_count() == 1 means no page holds it any more.
   std::shared_ptr<Buffer> scratch_;
+  // Offset into the decompression buffer that aligns a v1 page's values.
+  int64_t V1Lead(int32_t num_values) const;
+
+  int16_t max_repetition_level_ = 0;
+  int16_t max_definition_level_ = 0;
 };
 
 }  // namespace floe::parquet

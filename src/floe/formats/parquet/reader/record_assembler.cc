@@ -61,18 +61,23 @@ class Assembler {
   }
 
   // The levels of the node's first leaf: definition and repetition level of
-  // level i, 0 where the column has none.
+  // level i. Without stored definition levels every level is the column's
+  // maximum (0 when it has none, LeafBatch::def_levels); without repetition
+  // levels, 0.
   struct Levels {
     const int16_t* def = nullptr;
     const int16_t* rep = nullptr;
     int64_t count = 0;
-    int16_t Def(int64_t i) const { return def ? def[i] : 0; }
+    int16_t max_def = 0;
+    int16_t Def(int64_t i) const { return def ? def[i] : max_def; }
     int16_t Rep(int64_t i) const { return rep ? rep[i] : 0; }
   };
   Levels LevelsOf(const FieldPlan& plan) const {
-    const LeafBatch& leaf = *leaves_[static_cast<size_t>(FirstColumn(plan))];
+    const int column = FirstColumn(plan);
+    const LeafBatch& leaf = *leaves_[static_cast<size_t>(column)];
     return Levels{leaf.def_levels.empty() ? nullptr : leaf.def_levels.data(),
-                  leaf.rep_levels.empty() ? nullptr : leaf.rep_levels.data(), leaf.num_levels};
+                  leaf.rep_levels.empty() ? nullptr : leaf.rep_levels.data(), leaf.num_levels,
+                  columns_[static_cast<size_t>(column)].max_definition_level};
   }
 
   static bool IsSlot(const Levels& levels, int64_t i, SlotContext ctx) {
@@ -132,7 +137,7 @@ class Assembler {
       return Make(type, slots, {std::move(bitmap), std::move(offsets), std::move(data)}, null_count);
     }
 
-    Buffer dense_values = leaf.values.Finish();
+    Buffer dense_values = leaf.TakeValues();
     if (type->id() == TypeId::kBool) {
       FLOE_ASSIGN_OR_RETURN(Buffer bits, Buffer::Allocate(bit_util::BytesForBits(slots)));
       std::memset(bits.mutable_data(), 0, static_cast<size_t>(bits.size()));

@@ -16,6 +16,7 @@
 #include <memory>
 #include <span>
 
+#include "floe/base/buffer.h"
 #include "floe/base/result.h"
 #include "floe/formats/parquet/metadata.h"
 #include "floe/formats/parquet/reader/leaf_batch.h"
@@ -31,13 +32,17 @@ class ValueDecoder {
   // holds fewer; Unsupported for another encoding.
   virtual Status SetDictionary(Encoding encoding, std::span<const uint8_t> data, int64_t num_values) = 0;
 
-  // Starts the values section of a data page. `data` must stay valid until
-  // the next StartPage(). Corrupt for a dictionary encoding without a
-  // dictionary, Unsupported for an encoding the type cannot have.
-  virtual Status StartPage(Encoding encoding, std::span<const uint8_t> data) = 0;
+  // Starts the values section of a data page. `data` lies inside `owner`
+  // (the page's buffer); both must stay valid until the next StartPage().
+  // Corrupt for a dictionary encoding without a dictionary, Unsupported for
+  // an encoding the type cannot have.
+  virtual Status StartPage(Encoding encoding, std::span<const uint8_t> data, const Buffer& owner) = 0;
 
   // Appends the page's next n values to `out`. Corrupt when the page holds
-  // fewer or they are malformed.
+  // fewer or they are malformed. PLAIN values already in floe's layout,
+  // aligned to their width, may be handed out without a copy: `out` then
+  // borrows a slice of `owner` (LeafBatch::borrowed_values), which keeps the
+  // page's memory alive after the reader has moved on or been destroyed.
   virtual Status Decode(int64_t n, LeafBatch* out) = 0;
 
   // Moves past the page's next n values.

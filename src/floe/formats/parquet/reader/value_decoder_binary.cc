@@ -78,7 +78,7 @@ class ByteArrayValueDecoder final : public ValueDecoder {
     return Status::OK();
   }
 
-  Status StartPage(Encoding encoding, std::span<const uint8_t> data) override {
+  Status StartPage(Encoding encoding, std::span<const uint8_t> data, const Buffer& /*owner*/) override {
     encoding_ = encoding;
     switch (encoding) {
       case Encoding::PLAIN:
@@ -108,7 +108,7 @@ class ByteArrayValueDecoder final : public ValueDecoder {
       FLOE_ASSIGN_OR_RETURN(batch, delta_.Decode(n));
     }
     if (!decimal_) return AppendByteArrays(batch.view(), out);
-    FLOE_RETURN_IF_ERROR(out->values.Reserve(n * 16));
+    FLOE_RETURN_IF_ERROR(out->ReserveValues(n * 16));
     FLOE_RETURN_IF_ERROR(
         ConvertByteArrayDecimals(column_, batch.view(), out->values.mutable_data() + out->values.size()));
     out->values.UnsafeAdvance(n * 16);
@@ -219,7 +219,7 @@ class ByteArrayValueDecoder final : public ValueDecoder {
   }
 
   Status GatherDecimals(int64_t n, LeafBatch* out) {
-    FLOE_RETURN_IF_ERROR(out->values.Reserve(n * 16));
+    FLOE_RETURN_IF_ERROR(out->ReserveValues(n * 16));
     FLOE_RETURN_IF_ERROR(GatherFixedWidth(indices_, n, decimal_dictionary_.data(), 16, &index_scratch_,
                                           out->values.mutable_data() + out->values.size()));
     out->values.UnsafeAdvance(n * 16);
@@ -267,7 +267,7 @@ class FixedLenByteArrayValueDecoder final : public ValueDecoder {
     return Status::OK();
   }
 
-  Status StartPage(Encoding encoding, std::span<const uint8_t> data) override {
+  Status StartPage(Encoding encoding, std::span<const uint8_t> data, const Buffer& /*owner*/) override {
     encoding_ = encoding;
     switch (encoding) {
       case Encoding::PLAIN: return plain_.Init(data, width_);
@@ -283,7 +283,7 @@ class FixedLenByteArrayValueDecoder final : public ValueDecoder {
 
   Status Decode(int64_t n, LeafBatch* out) override {
     const int64_t bytes = n * out_width_;
-    FLOE_RETURN_IF_ERROR(out->values.Reserve(bytes));
+    FLOE_RETURN_IF_ERROR(out->ReserveValues(bytes));
     uint8_t* dst = out->values.mutable_data() + out->values.size();
     if (IsDictionaryEncoding(encoding_)) {
       FLOE_RETURN_IF_ERROR(GatherFixedWidth(indices_, n, dictionary_.data(), out_width_, &index_scratch_, dst));

@@ -1,5 +1,6 @@
 // INT32, INT64, INT96, FLOAT and DOUBLE columns.
 
+#include <cstdint>
 #include <type_traits>
 #include <vector>
 
@@ -54,10 +55,17 @@ class FixedValueDecoder final : public ValueDecoder {
     return Status::OK();
   }
 
-  Status StartPage(Encoding encoding, std::span<const uint8_t> data) override {
+  Status StartPage(Encoding encoding, std::span<const uint8_t> data, const Buffer& owner) override {
     encoding_ = encoding;
+    owner_ = nullptr;
     switch (encoding) {
-      case Encoding::PLAIN: plain_.Init(data); return Status::OK();
+      case Encoding::PLAIN:
+        plain_.Init(data);
+        if (identity_ && !data.empty() && data.data() >= owner.data() &&
+            data.data() + data.size() <= owner.data() + owner.size()) {
+          owner_ = &owner;
+        }
+        return Status::OK();
       case Encoding::PLAIN_DICTIONARY:
       case Encoding::RLE_DICTIONARY:
         if (dictionary_size_ < 0) return MissingDictionary();
@@ -75,7 +83,16 @@ class FixedValueDecoder final : public ValueDecoder {
 
   Status Decode(int64_t n, LeafBatch* out) override {
     const int64_t bytes = n * out_width_;
-    FLOE_RETURN_IF_ERROR(out->values.Reserve(bytes));
+    if (n > 0 && owner_ != nullptr && out->values.size() == 0 && out->borrowed_values.empty() &&
+        n <= plain_.values_left() &&
+        reinterpret_cast<uintptr_t>(plain_.position()) % alignof(T) == 0) {
+      // The page's bytes are the batch's values: share them instead of
+      // copying (the batch then keeps the page's buffer alive).
+      out->borrowed_values = owner_->Slice(plain_.position() - owner_->data(), bytes);
+      return plain_.Skip(n);
+    }
+    FLOE_RETURN_IF_ERROR(out->OwnBorrowedValues());
+    FLOE_RETURN_IF_ERROR(out->ReserveValues(bytes));
     uint8_t* dst = out->values.mutable_data() + out->values.size();
     if (IsDictionaryEncoding(encoding_)) {
       FLOE_RETURN_IF_ERROR(GatherFixedWidth(indices_, n, dictionary_.data(), out_width_, &index_scratch_, dst));
@@ -127,6 +144,10 @@ class FixedValueDecoder final : public ValueDecoder {
   const bool identity_;  // physical values are floe's values: decode in place
   Encoding encoding_ = Encoding::PLAIN;
   encoding::PlainDecoder<T> plain_;
+  // A PLAIN page's buffer when its values may be borrowed (identity_), else
+  // null. Not a copy: the page reader reuses its buffer only when no one but
+  // the current page holds it, and the current page outlives its Decode calls.
+  const Buffer* owner_ = nullptr;
   encoding::DictionaryIndexDecoder indices_;
   DeltaDecoderFor<T> delta_;
   encoding::ByteStreamSplitDecoder split_;
@@ -155,7 +176,7 @@ class BooleanValueDecoder final : public ValueDecoder {
     return Status::OK();
   }
 
-  Status StartPage(Encoding encoding, std::span<const uint8_t> data) override {
+  Status StartPage(Encoding encoding, std::span<const uint8_t> data, const Buffer& /*owner*/) override {
     encoding_ = encoding;
     switch (encoding) {
       case Encoding::PLAIN: plain_.Init(data); return Status::OK();
@@ -173,7 +194,7 @@ class BooleanValueDecoder final : public ValueDecoder {
   }
 
   Status Decode(int64_t n, LeafBatch* out) override {
-    FLOE_RETURN_IF_ERROR(out->values.Reserve(n));
+    FLOE_RETURN_IF_ERROR(out->ReserveValues(n));
     bool* dst = reinterpret_cast<bool*>(out->values.mutable_data() + out->values.size());
     switch (encoding_) {
       case Encoding::PLAIN: FLOE_RETURN_IF_ERROR(plain_.Decode(n, dst)); break;
