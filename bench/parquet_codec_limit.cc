@@ -6,10 +6,10 @@
 // limit, i.e. codec time / scan time >= 0.70.
 //
 // Usage: floe_parquet_codec_limit FILE COLUMN RUNS
-// Output: "<best cpu ms> <uncompressed bytes> <codec> <dictionary|plain>",
-// the last word saying whether most data pages are dictionary-encoded
-// (their bytes are short indices, so the codec is a small part of any scan
-// of them). Every page of every
+// Output: "<best cpu ms> <uncompressed bytes> <compressed bytes> <codec>
+// <dictionary|plain>", the last word saying whether most data pages are
+// dictionary-encoded (their bytes are short indices, so the codec is a small
+// part of any scan of them). Every page of every
 // row group of COLUMN is read into memory first; each run decompresses each
 // page into one reused buffer (as the scan does). Data page v2 levels are
 // stored uncompressed and are not counted.
@@ -39,6 +39,7 @@ struct ColumnPages {
   compression::Codec codec = compression::Codec::kUncompressed;
   std::vector<CompressedPage> pages;
   int64_t uncompressed_bytes = 0;
+  int64_t compressed_bytes = 0;
   int64_t dictionary_data_pages = 0;
   int64_t data_pages = 0;
 };
@@ -95,6 +96,7 @@ Result<ColumnPages> ReadPages(const std::string& path, const std::string& column
         page.data = {bytes + pos + levels, compressed - levels};
         page.uncompressed_size = header.uncompressed_page_size - static_cast<int64_t>(levels);
         out.uncompressed_bytes += page.uncompressed_size;
+        out.compressed_bytes += static_cast<int64_t>(page.data.size());
         out.pages.push_back(std::move(page));
       }
       pos += compressed;
@@ -147,7 +149,7 @@ int main(int argc, char** argv) {
   }
   const std::string codec(floe::compression::CodecName(column->codec));
   const bool dictionary = 2 * column->dictionary_data_pages > column->data_pages;
-  std::printf("%.3f %lld %s %s\n", best, static_cast<long long>(column->uncompressed_bytes), codec.c_str(),
-              dictionary ? "dictionary" : "plain");
+  std::printf("%.3f %lld %lld %s %s\n", best, static_cast<long long>(column->uncompressed_bytes),
+              static_cast<long long>(column->compressed_bytes), codec.c_str(), dictionary ? "dictionary" : "plain");
   return 0;
 }
