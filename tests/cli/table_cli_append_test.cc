@@ -98,7 +98,8 @@ TEST_F(AppendCliTest, TextOfTheWrongTypeNamesTheFileRowAndColumn) {
   Write("bad_date.csv", "id,day,amount\n2,2026-10-01,2\n3,2026-13-01,3\n");
   ExpectAppendRefused("shop.t", "shop/t", {"bad_date.csv"},
                       "InvalidArgument: bad_date.csv row 2, column 'day': cannot read '2026-13-01' as date");
-  Write("bad.jsonl", "{\"id\": 2, \"day\": \"2026-10-02\", \"amount\": 2}\n{\"id\": \"two\", \"day\": \"2026-10-02\"}\n");
+  Write("bad.jsonl",
+        "{\"id\": 2, \"day\": \"2026-10-02\", \"amount\": 2}\n{\"id\": \"two\", \"day\": \"2026-10-02\"}\n");
   ExpectAppendRefused("shop.t", "shop/t", {"bad.jsonl"}, "bad.jsonl row 2, column 'id': cannot read 'two' as long");
   Write("bad_amount.jsonl", "{\"id\": 2, \"day\": \"2026-10-02\", \"amount\": \"lots\"}\n");
   ExpectAppendRefused("shop.t", "shop/t", {"bad_amount.jsonl"},
@@ -113,7 +114,8 @@ TEST_F(AppendCliTest, TextOfTheWrongTypeNamesTheFileRowAndColumn) {
   Write("broken.jsonl", "{\"id\": 6}\n{\"id\": 7,\n");
   ExpectAppendRefused("shop.t", "shop/t", {"broken.jsonl"}, "Corrupt: json lines 'broken.jsonl' line 2");
   Write("rows.txt", "id\n1\n");
-  ExpectAppendRefused("shop.t", "shop/t", {"rows.txt"}, "input 'rows.txt': unknown format (use .csv, .jsonl or .parquet)");
+  ExpectAppendRefused("shop.t", "shop/t", {"rows.txt"},
+                      "input 'rows.txt': unknown format (use .csv, .jsonl or .parquet)");
   ExpectAppendRefused("shop.t", "shop/t", {"nosuch.csv"}, "NotFound: open 'nosuch.csv': No such file or directory");
   EXPECT_EQ(Snapshots("shop.t").size(), 1u);
   EXPECT_EQ(Ok({"--format", "csv", "table", "scan", "shop.t"}), "id,day,amount\n1,2026-10-01,1.5\n");

@@ -47,8 +47,9 @@ TEST_F(CreateCliTest, SortOrderPropertiesAndFormatVersionLandInTheMetadata) {
     EXPECT_NE(described.find(" owner=ann"), std::string::npos) << described;
 
     // Written rows follow the sort order: the later day first, ids ascending within a day.
-    Write("rows.csv", "id,ts,city\n3,2026-10-21T09:00:00,a\n1,2026-10-22T10:00:00,b\n2,2026-10-21T08:00:00,c\n"
-                      "0,2026-10-22T07:00:00,d\n");
+    Write("rows.csv",
+          "id,ts,city\n3,2026-10-21T09:00:00,a\n1,2026-10-22T10:00:00,b\n2,2026-10-21T08:00:00,c\n"
+          "0,2026-10-22T07:00:00,d\n");
     Ok({"table", "append", table, "rows.csv"});
     EXPECT_EQ(Ok({"--format", "csv", "table", "scan", table, "--select", "id"}), "id\n0\n1\n2\n3\n");
     EXPECT_EQ(Count(table, {"--where", "ts >= '2026-10-22T00:00:00'"}), 2);
@@ -74,19 +75,23 @@ TEST_F(CreateCliTest, DefaultsAreFormatTwoUnsortedWithoutProperties) {
 
 TEST_F(CreateCliTest, BadDefinitionsCreateNothing) {
   Ok({"namespace", "create", "shop"});
-  ExpectUserErrors({"table", "create", "shop.bad", "--schema", "id long not null, ts timestamp"}, {
-      {{"--format-version", "4"}, "--format-version: Value 4 not in range 1 to 3"},
-      {{"--format-version", "0"}, "--format-version: Value 0 not in range 1 to 3"},
-      {{"--property", "novalue"}, "--property 'novalue': expected k=v"},
-      {{"--property", "=v"}, "--property '=v': expected k=v"},
-      {{"--sort", "nosuch"}, "cannot sort by 'nosuch': no such column"},
-      {{"--sort", "id sideways"}, "expected ',' or the end at position 4 of 'id sideways'"},
-      {{"--sort", "bucket(0, id)"}, "transform bucket[0]: N must be > 0 at position 10 of 'bucket(0, id)'"},
-      {{"--partition", "day(id)"}, "cannot partition by day(id): not defined for long"},
-      {{"--partition", "nosuch"}, "cannot partition by 'nosuch': no such column"},
-  });
-  ExpectUserError({"table", "create", "shop.bad", "--schema", "id lng"}, "unknown type 'lng' at position 7 of 'id lng'");
-  ExpectUserError({"table", "create", "nosuch.bad", "--schema", "id long"}, "NotFound: namespace nosuch does not exist");
+  ExpectUserErrors(
+      {"table", "create", "shop.bad", "--schema", "id long not null, ts timestamp"},
+      {
+          {{"--format-version", "4"}, "--format-version: Value 4 not in range 1 to 3"},
+          {{"--format-version", "0"}, "--format-version: Value 0 not in range 1 to 3"},
+          {{"--property", "novalue"}, "--property 'novalue': expected k=v"},
+          {{"--property", "=v"}, "--property '=v': expected k=v"},
+          {{"--sort", "nosuch"}, "cannot sort by 'nosuch': no such column"},
+          {{"--sort", "id sideways"}, "expected ',' or the end at position 4 of 'id sideways'"},
+          {{"--sort", "bucket(0, id)"}, "transform bucket[0]: N must be > 0 at position 10 of 'bucket(0, id)'"},
+          {{"--partition", "day(id)"}, "cannot partition by day(id): not defined for long"},
+          {{"--partition", "nosuch"}, "cannot partition by 'nosuch': no such column"},
+      });
+  ExpectUserError({"table", "create", "shop.bad", "--schema", "id lng"},
+                  "unknown type 'lng' at position 7 of 'id lng'");
+  ExpectUserError({"table", "create", "nosuch.bad", "--schema", "id long"},
+                  "NotFound: namespace nosuch does not exist");
   EXPECT_TRUE(CsvRows({"table", "list", "shop"}).empty());
   ExpectUserError({"table", "describe", "shop.bad"}, "table shop.bad does not exist");
 }

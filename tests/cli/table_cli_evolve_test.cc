@@ -86,7 +86,8 @@ TEST_F(EvolveCliTest, AnAddedPartitionFieldAppliesToNewFilesOnly) {
   ASSERT_EQ(m.default_spec()->fields.size(), 2u);
   EXPECT_EQ(m.default_spec()->fields[1].name, "order_ts_hour");
   EXPECT_EQ(m.default_spec()->fields[1].transform.ToString(), "hour");
-  EXPECT_NE(Ok({"table", "describe", "shop.e"}).find("partition spec 1: order_ts_day=day(order_ts) order_ts_hour=hour(order_ts)\n"),
+  EXPECT_NE(Ok({"table", "describe", "shop.e"})
+                .find("partition spec 1: order_ts_day=day(order_ts) order_ts_hour=hour(order_ts)\n"),
             std::string::npos);
   Write("new.csv", "id,order_ts,qty,note\n3,2026-10-21T22:30:00,9,c\n4,2026-10-21T23:10:00,1,d\n");
   Ok({"table", "append", "shop.e", "new.csv"});
@@ -136,26 +137,29 @@ TEST_F(EvolveCliTest, BadEvolutionsAreOneLineErrorsAndChangeNothing) {
   Ok({"table", "evolve", "shop.e", "--drop-partition", "order_ts_day"});
   const std::string before = MetadataLocation("shop.e");
   const std::string rows = Scan();
-  ExpectUserErrors({"table", "evolve", "shop.e"}, {
-      {{"--promote", "qty short"}, "unknown type 'short' at position 10 of 'qty short'"},
-      {{"--promote", "id int"}, "cannot change column 'id' from long to int: not an allowed type promotion"},
-      {{"--promote", "note long"}, "cannot change column 'note' from string to long"},
-      {{"--promote", "nosuch long"}, "cannot update column 'nosuch': no such column"},
-      {{"--promote", "qty"}, "expected a type at position 4 of 'qty'"},
-      {{"--drop-column", "nosuch"}, "cannot delete column 'nosuch': no such column"},
-      {{"--drop-partition", "nosuch"}, "cannot remove partition field 'nosuch': no such field"},
-      {{"--add-partition", "hour(nosuch)"}, "cannot partition by 'nosuch': no such column"},
-      {{"--add-partition", "hour(qty)"}, "cannot partition by hour(qty): not defined for int"},
-      {{"--add-partition", "hour(order_ts)"}, "the spec already partitions by hour(order_ts) as 'order_ts_hour'"},
-      {{"--add-partition", "hour(order_ts"}, "expected ')' at position 14 of 'hour(order_ts'"},
-      // The column the current spec's hour field, and the old spec's day field, derive from.
-      {{"--drop-column", "order_ts"}, "cannot drop column 'order_ts': partition field 'order_ts_hour' is derived from it"},
-      {{"--add-column", "channel string", "--add-partition", "day(order_ts)"},
-       "change the schema and the partitioning in separate commands"},
-      {{"--add-column", "qty long"}, "cannot add column 'qty': it already exists"},
-      {{"--property", "novalue"}, "--property 'novalue': expected k=v"},
-      {{}, "evolve: nothing to change"},
-  });
+  ExpectUserErrors(
+      {"table", "evolve", "shop.e"},
+      {
+          {{"--promote", "qty short"}, "unknown type 'short' at position 10 of 'qty short'"},
+          {{"--promote", "id int"}, "cannot change column 'id' from long to int: not an allowed type promotion"},
+          {{"--promote", "note long"}, "cannot change column 'note' from string to long"},
+          {{"--promote", "nosuch long"}, "cannot update column 'nosuch': no such column"},
+          {{"--promote", "qty"}, "expected a type at position 4 of 'qty'"},
+          {{"--drop-column", "nosuch"}, "cannot delete column 'nosuch': no such column"},
+          {{"--drop-partition", "nosuch"}, "cannot remove partition field 'nosuch': no such field"},
+          {{"--add-partition", "hour(nosuch)"}, "cannot partition by 'nosuch': no such column"},
+          {{"--add-partition", "hour(qty)"}, "cannot partition by hour(qty): not defined for int"},
+          {{"--add-partition", "hour(order_ts)"}, "the spec already partitions by hour(order_ts) as 'order_ts_hour'"},
+          {{"--add-partition", "hour(order_ts"}, "expected ')' at position 14 of 'hour(order_ts'"},
+          // The column the current spec's hour field, and the old spec's day field, derive from.
+          {{"--drop-column", "order_ts"},
+           "cannot drop column 'order_ts': partition field 'order_ts_hour' is derived from it"},
+          {{"--add-column", "channel string", "--add-partition", "day(order_ts)"},
+           "change the schema and the partitioning in separate commands"},
+          {{"--add-column", "qty long"}, "cannot add column 'qty': it already exists"},
+          {{"--property", "novalue"}, "--property 'novalue': expected k=v"},
+          {{}, "evolve: nothing to change"},
+      });
   EXPECT_EQ(MetadataLocation("shop.e"), before);
   EXPECT_EQ(Scan(), rows);
   ExpectUserError({"table", "evolve", "shop.nosuch", "--drop-column", "x"}, "table shop.nosuch does not exist");
@@ -166,9 +170,10 @@ TEST_F(EvolveCliTest, ColumnsThatOldSpecsOrTheSortOrderUseCannotBeDropped) {
   // spec their manifests name, writes sort by the sort order.
   ASSERT_NO_FATAL_FAILURE(CreateOrders());
   Ok({"table", "evolve", "shop.e", "--drop-partition", "order_ts_day"});
-  ExpectUserError({"table", "evolve", "shop.e", "--drop-column", "order_ts"},
-                  "cannot drop column 'order_ts': partition field 'order_ts_day' of spec 0, which older data files were "
-                  "written with, is derived from it");
+  ExpectUserError(
+      {"table", "evolve", "shop.e", "--drop-column", "order_ts"},
+      "cannot drop column 'order_ts': partition field 'order_ts_day' of spec 0, which older data files were "
+      "written with, is derived from it");
   EXPECT_EQ(Count("shop.e"), 2);
 
   Ok({"table", "create", "shop.sorted", "--schema", "id long, ts timestamp", "--sort", "ts desc"});
@@ -179,7 +184,8 @@ TEST_F(EvolveCliTest, ColumnsThatOldSpecsOrTheSortOrderUseCannotBeDropped) {
   EXPECT_EQ(Ok({"--format", "csv", "table", "scan", "shop.sorted", "--select", "id"}), "id\n2\n1\n");
   // A column nothing derives from goes.
   Ok({"table", "evolve", "shop.sorted", "--drop-column", "id"});
-  EXPECT_EQ(Ok({"--format", "csv", "table", "scan", "shop.sorted"}), "ts\n2026-10-21T21:15:00.000000\n2026-10-21T20:15:00.000000\n");
+  EXPECT_EQ(Ok({"--format", "csv", "table", "scan", "shop.sorted"}),
+            "ts\n2026-10-21T21:15:00.000000\n2026-10-21T20:15:00.000000\n");
 }
 
 }  // namespace

@@ -124,8 +124,7 @@ TEST_F(HistoryCliTest, EntriesShowEveryFileWithItsStatusAndFilesOnlyTheLiveOnes)
   const auto files = CsvRows({"table", "files", "shop.h"});
   ASSERT_EQ(files.size(), 2u);
   for (const auto& f : files) EXPECT_NE(f[0], "deleted");
-  EXPECT_EQ(SortedRows(Ok({"--format", "csv", "table", "partitions", "shop.h"})),
-            "city=Faro,1,1\ncity=Lisbon,2,1\n");
+  EXPECT_EQ(SortedRows(Ok({"--format", "csv", "table", "partitions", "shop.h"})), "city=Faro,1,1\ncity=Lisbon,2,1\n");
 
   // Entries follow the current snapshot: back at s2 all three files are live.
   Ok({"table", "rollback", "shop.h", ids_[1]});

@@ -49,7 +49,8 @@ TEST_F(RefsCliTest, RollbackMovesMainToAnAncestor) {
   EXPECT_EQ(Ids(), "1\n2\n");
   // s3 is no ancestor of main any more: rollback refuses, set-current goes there.
   const std::string before = MetadataLocation("shop.r");
-  ExpectUserError({"table", "rollback", "shop.r", ids_[2]}, "snapshot " + ids_[2] + " is not an ancestor of branch main");
+  ExpectUserError({"table", "rollback", "shop.r", ids_[2]},
+                  "snapshot " + ids_[2] + " is not an ancestor of branch main");
   ExpectUserError({"table", "rollback", "shop.r", "999"}, "snapshot 999 is not an ancestor of branch main");
   ExpectUserError({"table", "rollback", "shop.r", "latest"}, "Could not convert: snapshot = latest");
   EXPECT_EQ(MetadataLocation("shop.r"), before);
@@ -58,7 +59,8 @@ TEST_F(RefsCliTest, RollbackMovesMainToAnAncestor) {
   EXPECT_EQ(Ids(), "1\n2\n3\n4\n");
   EXPECT_EQ(Ok({"table", "set-current", "shop.r", ids_[1]}), "set shop.r to snapshot " + ids_[1] + "\n");
   EXPECT_EQ(Ids(), "1\n2\n3\n");
-  ExpectUserError({"table", "set-current", "shop.r", "999"}, "NotFound: cannot set the current snapshot to unknown snapshot 999");
+  ExpectUserError({"table", "set-current", "shop.r", "999"},
+                  "NotFound: cannot set the current snapshot to unknown snapshot 999");
   EXPECT_EQ(Main(), ids_[1]);
   EXPECT_EQ(Snapshots("shop.r").size(), 3u);  // no new snapshot: refs moved
 }
@@ -110,7 +112,8 @@ TEST_F(RefsCliTest, TagsPinSnapshotsAndTagRemoveRemovesOnlyTags) {
   EXPECT_EQ(Ids({"--as-of", "v1"}), "1\n2\n3\n");
   EXPECT_EQ(Ok({"table", "tag", "shop.r", "v1", "--remove"}), "removed v1\n");
   EXPECT_EQ(Refs(), "dev,branch," + ids_[1] + "\nmain,branch," + ids_[2] + "\nv3,tag," + ids_[2] + "\n");
-  ExpectUserError({"table", "scan", "shop.r", "--as-of", "v1"}, "--as-of 'v1' is no snapshot id, branch, tag or timestamp");
+  ExpectUserError({"table", "scan", "shop.r", "--as-of", "v1"},
+                  "--as-of 'v1' is no snapshot id, branch, tag or timestamp");
 }
 
 TEST_F(RefsCliTest, TagsNeedASnapshot) {
@@ -145,8 +148,9 @@ TEST_F(RefsCliTest, CherryPickFastForwardsOrReappliesASnapshotOffMain) {
   EXPECT_EQ(Ids(), "1\n2\n3\n4\n5\n");
 
   const std::string before = MetadataLocation("shop.r");
-  ExpectUserError({"table", "cherry-pick", "shop.r", ids_[2]}, "CommitConflict: table shop.r: cannot cherry-pick snapshot " +
-                                                                     ids_[2] + ": it was already cherry-picked");
+  ExpectUserError(
+      {"table", "cherry-pick", "shop.r", ids_[2]},
+      "CommitConflict: table shop.r: cannot cherry-pick snapshot " + ids_[2] + ": it was already cherry-picked");
   ExpectUserError({"table", "cherry-pick", "shop.r", ids_[1]}, "it is already an ancestor of main");
   ExpectUserError({"table", "cherry-pick", "shop.r", "123"}, "NotFound: cannot cherry-pick unknown snapshot 123");
   EXPECT_EQ(MetadataLocation("shop.r"), before);
@@ -164,11 +168,12 @@ TEST_F(RefsCliTest, FastForwardMovesABranchToTheHeadOfADescendant) {
   // main is no ancestor of an older branch; a tag is no branch to move; unknown names.
   Ok({"table", "branch", "shop.r", "old", "--snapshot", ids_[0]});
   const std::string before = MetadataLocation("shop.r");
-  ExpectUserError({"table", "fast-forward", "shop.r", "main", "old"}, "cannot fast-forward 'main': its head " + ids_[2] +
-                                                                          " is not an ancestor of 'old'");
+  ExpectUserError({"table", "fast-forward", "shop.r", "main", "old"},
+                  "cannot fast-forward 'main': its head " + ids_[2] + " is not an ancestor of 'old'");
   ExpectUserError({"table", "fast-forward", "shop.r", "mid", "main"}, "InvalidArgument: 'mid' is a tag, not a branch");
   ExpectUserError({"table", "fast-forward", "shop.r", "nosuch", "main"}, "NotFound: branch 'nosuch' does not exist");
-  ExpectUserError({"table", "fast-forward", "shop.r", "dev", "nosuch"}, "NotFound: branch or tag 'nosuch' does not exist");
+  ExpectUserError({"table", "fast-forward", "shop.r", "dev", "nosuch"},
+                  "NotFound: branch or tag 'nosuch' does not exist");
   EXPECT_EQ(MetadataLocation("shop.r"), before);
   EXPECT_EQ(Main(), ids_[2]);
 }

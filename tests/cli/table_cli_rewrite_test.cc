@@ -46,8 +46,9 @@ TEST_F(RewriteCliTest, OverwriteWithoutWhereReplacesExactlyThePartitionsOfTheNew
   EXPECT_EQ(snapshots[1].operation, "overwrite");
   EXPECT_NE(snapshots[1].summary.find("replace-partitions=true"), std::string::npos) << snapshots[1].summary;
   EXPECT_NE(snapshots[1].summary.find("deleted-records=1"), std::string::npos) << snapshots[1].summary;
-  EXPECT_EQ(Rows("shop.o"), "1,2026-10-01,a\n10,2026-10-02,x\n11,2026-10-02,y\n12,2026-10-04,z\n2,2026-10-01,b\n"
-                            "4,2026-10-03,d\n");
+  EXPECT_EQ(Rows("shop.o"),
+            "1,2026-10-01,a\n10,2026-10-02,x\n11,2026-10-02,y\n12,2026-10-04,z\n2,2026-10-01,b\n"
+            "4,2026-10-03,d\n");
   const auto after = FilesByPartition("shop.o");
   ASSERT_EQ(after.size(), 4u);
   EXPECT_EQ(after.at("day=2026-10-01"), before.at("day=2026-10-01"));  // untouched files stay
@@ -60,7 +61,8 @@ TEST_F(RewriteCliTest, OverwriteWithoutWhereReplacesExactlyThePartitionsOfTheNew
   // Bad input replaces nothing.
   const std::string metadata = MetadataLocation("shop.o");
   Write("bad.csv", "id,day,v\n20,2026-10-01,p\n21,someday,q\n");
-  ExpectUserError({"table", "overwrite", "shop.o", "bad.csv"}, "bad.csv row 2, column 'day': cannot read 'someday' as date");
+  ExpectUserError({"table", "overwrite", "shop.o", "bad.csv"},
+                  "bad.csv row 2, column 'day': cannot read 'someday' as date");
   ExpectUserError({"table", "overwrite", "shop.o"}, "files is required");
   EXPECT_EQ(MetadataLocation("shop.o"), metadata);
   EXPECT_EQ(Count("shop.o"), 6);

@@ -45,15 +45,18 @@ TEST_F(ScanCliTest, EachFormatPrintsTheRowsExactly) {
             "3,,,,,\n");
   EXPECT_EQ(Ok({"table", "scan", "shop.s", "--format", "json"}),
             "[\n"
-            "{\"id\":1,\"name\":\"Zoë\",\"price\":-0.05,\"at\":\"2026-10-21T20:15:00.123456+00:00\",\"ok\":false,\"d\":1e+300},\n"
-            "{\"id\":2,\"name\":\"a, \\\"b\\\"\",\"price\":1.50,\"at\":\"2026-10-21T18:15:00.000000+00:00\",\"ok\":true,\"d\":0.5},\n"
+            "{\"id\":1,\"name\":\"Zoë\",\"price\":-0.05,\"at\":\"2026-10-21T20:15:00.123456+00:00\","
+            "\"ok\":false,\"d\":1e+300},\n"
+            "{\"id\":2,\"name\":\"a, \\\"b\\\"\",\"price\":1.50,\"at\":\"2026-10-21T18:15:00.000000+00:00\","
+            "\"ok\":true,\"d\":0.5},\n"
             "{\"id\":3,\"name\":null,\"price\":null,\"at\":null,\"ok\":null,\"d\":null}\n"
             "]\n");
   EXPECT_EQ(Ok({"table", "scan", "shop.s", "--format", "jsonl", "--select", "d,id", "--where", "id >= 2"}),
             "{\"d\":0.5,\"id\":2}\n{\"d\":null,\"id\":3}\n");
   // The global option goes before the command as well.
   EXPECT_EQ(Ok({"--format", "csv", "table", "scan", "shop.s", "--select", "id"}), "id\n1\n2\n3\n");
-  ExpectUserError({"table", "scan", "shop.s", "--format", "xml"}, "InvalidArgument: --format: xml not in {table,csv,json,jsonl}");
+  ExpectUserError({"table", "scan", "shop.s", "--format", "xml"},
+                  "InvalidArgument: --format: xml not in {table,csv,json,jsonl}");
   ExpectUserError({"table", "scan", "shop.s", "--select", "id,nosuch"}, "cannot find column 'nosuch' in schema");
 }
 
@@ -61,7 +64,8 @@ TEST_F(ScanCliTest, LimitStopsAfterThatManyRows) {
   ASSERT_NO_FATAL_FAILURE(CreateSmallTable());
   EXPECT_EQ(Ok({"table", "scan", "shop.s", "--format", "csv", "--select", "id", "--limit", "2"}), "id\n1\n2\n");
   EXPECT_EQ(Ok({"table", "scan", "shop.s", "--format", "csv", "--select", "id", "--limit", "0"}), "id\n");
-  EXPECT_EQ(Ok({"table", "scan", "shop.s", "--format", "json", "--select", "id", "--limit", "1"}), "[\n{\"id\":1}\n]\n");
+  EXPECT_EQ(Ok({"table", "scan", "shop.s", "--format", "json", "--select", "id", "--limit", "1"}),
+            "[\n{\"id\":1}\n]\n");
   EXPECT_EQ(Ok({"table", "scan", "shop.s", "--format", "csv", "--select", "id", "--limit", "10"}), "id\n1\n2\n3\n");
   EXPECT_EQ(Ok({"table", "scan", "shop.s", "--count", "--limit", "2"}), "2\n");
   EXPECT_EQ(Ok({"table", "scan", "shop.s", "--count", "--limit", "2", "--where", "id = 3"}), "1\n");
@@ -115,7 +119,8 @@ TEST_F(AsOfCliTest, ATimestampReadsTheSnapshotCurrentThen) {
   EXPECT_EQ(IdsAsOf(naive + "Z"), "1\n2\n");
   EXPECT_EQ(IdsAsOf("2100-01-01T00:00:00"), "1\n2\n3\n");
   EXPECT_EQ(Count("shop.t", {"--as-of", Between(0, 1), "--where", "id > 0"}), 1);
-  ExpectUserError({"table", "scan", "shop.t", "--as-of", "2000-01-01T00:00:00"}, "NotFound: no snapshot was current at");
+  ExpectUserError({"table", "scan", "shop.t", "--as-of", "2000-01-01T00:00:00"},
+                  "NotFound: no snapshot was current at");
 
   // After a rollback, a time after it reads the snapshot main went back to.
   Ok({"table", "rollback", "shop.t", ids_[0]});
