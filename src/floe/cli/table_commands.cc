@@ -5,6 +5,7 @@
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
+#include <limits>
 
 #include "floe/base/strings.h"
 #include "floe/cli/command.h"
@@ -255,6 +256,11 @@ void AddTableCommands(CLI::App& app, CommandSet& commands) {
           iceberg::SchemaUpdate update(*schema, m.last_column_id, m.format_version);
           if (!a.add_column.empty()) {
             FLOE_ASSIGN_OR_RETURN(auto column, ParseColumnText(a.add_column));
+            // AddColumn adds an optional column: `not null` must not be dropped silently.
+            if (column.required) {
+              return Status::InvalidArgument(StrCat("cannot add required column ", Quote(column.name),
+                                                    ": the rows already written have no value for it"));
+            }
             update.AddColumn(column.name, column.type, column.doc);
           }
           if (!a.rename_column.empty()) {
@@ -265,6 +271,12 @@ void AddTableCommands(CLI::App& app, CommandSet& commands) {
           if (!a.drop_column.empty()) update.DeleteColumn(a.drop_column);
           if (!a.promote.empty()) {
             FLOE_ASSIGN_OR_RETURN(auto column, ParseColumnText(a.promote));
+            // --promote changes the type only; `not null` on an optional column would be dropped silently.
+            if (const iceberg::NestedField* field = schema->FindFieldByName(column.name);
+                column.required && field != nullptr && !field->required) {
+              return Status::InvalidArgument(
+                  StrCat("cannot make column ", Quote(column.name), " required: --promote changes only the type"));
+            }
             update.UpdateColumnType(column.name, column.type);
           }
           FLOE_ASSIGN_OR_RETURN(auto applied, update.Apply());
@@ -422,13 +434,15 @@ void AddTableCommands(CLI::App& app, CommandSet& commands) {
     struct Args {
       std::string name, older_than;
       int retain_last = 1;
+      CLI::Option* retain_last_option = nullptr;
     };
     auto& a = commands.Keep<Args>();
     CLI::App* cmd = commands.Add(*group, "expire", "Expire old snapshots and delete the files only they used",
                                  [&](CommandContext& ctx) -> Status {
                                    FLOE_ASSIGN_OR_RETURN(auto opened, OpenTableFor(ctx, a.name));
                                    iceberg::ExpireOptions options;
-                                   options.retain_last = a.retain_last;
+                                   // Without --retain-last, the table's history.expire.min-snapshots-to-keep.
+                                   if (a.retain_last_option->count() > 0) options.retain_last = a.retain_last;
                                    if (!a.older_than.empty()) {
                                      FLOE_ASSIGN_OR_RETURN(auto ts, iceberg::Literal::Parse(iceberg::Type::TimestampTz(),
                                                                                             a.older_than));
@@ -446,7 +460,11 @@ void AddTableCommands(CLI::App& app, CommandSet& commands) {
                                  });
     cmd->add_option("table", a.name, "NS.T")->required();
     cmd->add_option("--older-than", a.older_than, "Timestamp (default: 5 days ago)");
-    cmd->add_option("--retain-last", a.retain_last, "Snapshots of each branch to keep at least");
+    // 0 would expire the heads of the branches, main's too (as Java, at least 1).
+    a.retain_last_option = cmd->add_option("--retain-last", a.retain_last,
+                                           "Snapshots of each branch to keep at least (default: the table's "
+                                           "history.expire.min-snapshots-to-keep, 1)")
+                               ->check(CLI::Range(1, std::numeric_limits<int>::max()));
   }
 }
 
