@@ -1,5 +1,6 @@
-// `floe table evolve --drop-column | --promote | --add-partition |
-// --drop-partition`: the schema and spec that result, and scans over the
+// `floe table evolve --add-column | --rename-column | --drop-column |
+// --promote | --add-partition | --drop-partition`: the schema and spec that
+// result, and scans over the
 // files written before and after (old files keep their layout; new files
 // follow the new spec), and the one-line errors that change nothing.
 
@@ -36,6 +37,74 @@ class EvolveCliTest : public testing::TableCliTest {
     return partitions;
   }
 };
+
+TEST_F(EvolveCliTest, AnAddedColumnReadsNullInOldRows) {
+  ASSERT_NO_FATAL_FAILURE(CreateOrders());
+  const std::string old_file = CsvRows({"table", "files", "shop.e"}).at(0).at(4);
+  EXPECT_EQ(Ok({"table", "evolve", "shop.e", "--add-column", "channel string"}), "evolved table shop.e\n");
+  const auto m = Metadata("shop.e");
+  const auto* channel = m.current_schema()->FindFieldByName("channel");
+  ASSERT_NE(channel, nullptr);
+  EXPECT_EQ(channel->field_id, 5);  // a new id, after the four of the table
+  EXPECT_FALSE(channel->required);
+  EXPECT_EQ(m.last_column_id, 5);
+  // The old file is not rewritten: it has no such column, and its rows read null.
+  EXPECT_EQ(Ok({"parquet", "schema", old_file}).find("channel"), std::string::npos);
+  Write("new.csv", "id,order_ts,qty,note,channel\n3,2026-10-22T09:00:00,9,c,app\n");
+  Ok({"table", "append", "shop.e", "new.csv"});
+  EXPECT_EQ(Scan({"--select", "id,channel"}).substr(0, 11), "id,channel\n");
+  EXPECT_EQ(SortedRows(Scan({"--select", "id,channel"})), "1,\n2,\n3,app\n");
+  EXPECT_EQ(Ok({"--format", "jsonl", "table", "scan", "shop.e", "--select", "channel", "--where", "id = 1"}),
+            "{\"channel\":null}\n");
+  EXPECT_EQ(Count("shop.e", {"--where", "channel is null"}), 2);
+  EXPECT_EQ(Count("shop.e", {"--where", "channel = 'app'"}), 1);
+  // A file without the new column still appends; its rows read null too.
+  Write("no_channel.csv", "id,order_ts,qty,note\n4,2026-10-22T10:00:00,1,d\n");
+  Ok({"table", "append", "shop.e", "no_channel.csv"});
+  EXPECT_EQ(Count("shop.e", {"--where", "channel is null"}), 3);
+  // A required column cannot be added: the rows already written have no value for it.
+  // It was added as an optional column, `not null` dropped without a word.
+  ExpectUserError({"table", "evolve", "shop.e", "--add-column", "rank int not null"},
+                  "cannot add required column 'rank': the rows already written have no value for it");
+  ExpectUserError({"table", "evolve", "shop.e", "--add-column", "rank"}, "expected a type at position 5 of 'rank'");
+  EXPECT_EQ(Metadata("shop.e").current_schema()->FindFieldByName("rank"), nullptr);
+}
+
+TEST_F(EvolveCliTest, ARenamedColumnReadsTheOldFilesUnderItsNewName) {
+  ASSERT_NO_FATAL_FAILURE(CreateOrders());
+  const std::string old_file = CsvRows({"table", "files", "shop.e"}).at(0).at(4);
+  const int32_t note_id = Metadata("shop.e").current_schema()->FindFieldByName("note")->field_id;
+  Ok({"table", "evolve", "shop.e", "--rename-column", "note=comment"});
+  const auto m = Metadata("shop.e");
+  EXPECT_EQ(m.current_schema()->FindFieldByName("note"), nullptr);
+  ASSERT_NE(m.current_schema()->FindFieldByName("comment"), nullptr);
+  EXPECT_EQ(m.current_schema()->FindFieldByName("comment")->field_id, note_id);
+  // The old file still calls it 'note'; scans find it by field id.
+  EXPECT_NE(Ok({"parquet", "schema", old_file}).find("optional byte_array note (STRING) = 4;"), std::string::npos);
+  Write("new.csv", "id,order_ts,qty,comment\n3,2026-10-22T09:00:00,9,c\n");
+  Ok({"table", "append", "shop.e", "new.csv"});
+  EXPECT_EQ(SortedRows(Scan({"--select", "id,comment"})), "1,a\n2,b\n3,c\n");
+  EXPECT_EQ(SortedRows(Scan({"--select", "id", "--where", "comment in ('a', 'c')"})), "1\n3\n");
+  ExpectUserError({"table", "scan", "shop.e", "--select", "note"}, "cannot find column 'note' in schema");
+  Write("old_name.csv", "id,order_ts,qty,note\n4,2026-10-22T10:00:00,1,d\n");
+  ExpectUserError({"table", "append", "shop.e", "old_name.csv"}, "column 'note' is not in the table");
+
+  // Renaming the column a partition field derives from keeps the pruning.
+  Ok({"table", "evolve", "shop.e", "--rename-column", "order_ts=placed_at"});
+  EXPECT_NE(Ok({"table", "describe", "shop.e"}).find("order_ts_day=day(placed_at)"), std::string::npos);
+  auto explain = Floe({"table", "scan", "shop.e", "--count", "--explain", "--where", "placed_at >= '2026-10-22T00:00:00'"});
+  EXPECT_EQ(explain.out, "1\n");
+  EXPECT_NE(explain.err.find("data files: 2 total, 1 skipped"), std::string::npos) << explain.err;
+
+  const std::string before = MetadataLocation("shop.e");
+  ExpectUserErrors({"table", "evolve", "shop.e"},
+                   {
+                       {{"--rename-column", "comment"}, "--rename-column expects old=new"},
+                       {{"--rename-column", "nosuch=x"}, "cannot rename column 'nosuch': no such column"},
+                       {{"--rename-column", "comment=qty"}, "schema update: field name 'qty' appears twice"},
+                   });
+  EXPECT_EQ(MetadataLocation("shop.e"), before);
+}
 
 TEST_F(EvolveCliTest, DropColumnDisappearsFromOldAndNewRows) {
   ASSERT_NO_FATAL_FAILURE(CreateOrders());
@@ -145,6 +214,7 @@ TEST_F(EvolveCliTest, BadEvolutionsAreOneLineErrorsAndChangeNothing) {
           {{"--promote", "note long"}, "cannot change column 'note' from string to long"},
           {{"--promote", "nosuch long"}, "cannot update column 'nosuch': no such column"},
           {{"--promote", "qty"}, "expected a type at position 4 of 'qty'"},
+          {{"--promote", "qty long not null"}, "cannot make column 'qty' required: --promote changes only the type"},
           {{"--drop-column", "nosuch"}, "cannot delete column 'nosuch': no such column"},
           {{"--drop-partition", "nosuch"}, "cannot remove partition field 'nosuch': no such field"},
           {{"--add-partition", "hour(nosuch)"}, "cannot partition by 'nosuch': no such column"},
