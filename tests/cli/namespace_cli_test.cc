@@ -32,6 +32,17 @@ TEST_F(NamespaceCliTest, DropRemovesAnEmptyNamespace) {
   EXPECT_EQ(CsvRows({"table", "list", "scratch"}).size(), 1u);
 }
 
+TEST_F(NamespaceCliTest, CreateRefusesDuplicatesAndBadNames) {
+  Ok({"namespace", "create", "shop"});
+  ExpectUserErrors({"namespace", "create"}, {
+                                                {{"shop"}, "AlreadyExists: namespace shop already exists"},
+                                                {{"a..b"}, "InvalidArgument: namespace 'a..b' has an empty level"},
+                                                {{""}, "InvalidArgument: cannot create the root namespace"},
+                                            });
+  ExpectUserError({"namespace", "list", "nosuch"}, "NotFound: namespace nosuch does not exist");
+  EXPECT_EQ(Namespaces(), "shop\n");
+}
+
 TEST_F(NamespaceCliTest, DropRefusesANamespaceThatIsNotEmpty) {
   Ok({"namespace", "create", "shop"});
   Ok({"table", "create", "shop.orders", "--schema", "id long"});
