@@ -4,44 +4,14 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <fstream>
 
-#include "testing/run_process.h"
-#include "testing/temp_dir.h"
+#include "testing/table_cli.h"
 
 namespace floe {
 namespace {
 
-using testing::RunFloe;
-
-const std::vector<std::string> kEnv = {"FLOE_WAREHOUSE=", "FLOE_CATALOG=", "FLOE_LOG="};
-
-class TableCliTest : public ::testing::Test {
- protected:
-  testing::ProcessResult Floe(std::vector<std::string> args) { return RunFloe(args, kEnv, dir_.path()); }
-  std::string Ok(std::vector<std::string> args) {
-    auto r = Floe(args);
-    EXPECT_EQ(r.exit_code, 0) << r.err;
-    return r.out;
-  }
-  // The output's lines after the header, sorted (scans return files in no set order).
-  static std::string SortedRows(const std::string& out) {
-    std::vector<std::string> lines;
-    size_t start = out.find('\n') + 1;
-    while (start < out.size()) {
-      const size_t end = out.find('\n', start);
-      lines.push_back(out.substr(start, end - start));
-      start = end + 1;
-    }
-    std::sort(lines.begin(), lines.end());
-    std::string joined;
-    for (const auto& l : lines) joined += l + "\n";
-    return joined;
-  }
-  void Write(const std::string& name, const std::string& text) { std::ofstream(dir_.Join(name)) << text; }
-
-  testing::TempDir dir_;
-};
+using testing::SortedRows;
+using TableCliTest = testing::TableCliTest;
 
 TEST_F(TableCliTest, TableLifecycleFromCreateToExpire) {
   Ok({"namespace", "create", "shop"});

@@ -61,7 +61,8 @@ std::string_view Extension(const std::string& path) {
 }  // namespace
 
 Result<RecordBatch> TypeTextBatch(const RecordBatch& text, const iceberg::Schema& schema,
-                                  const std::shared_ptr<const Schema>& columnar, const std::string& source) {
+                                  const std::shared_ptr<const Schema>& columnar, const std::string& source,
+                                  int64_t first_row) {
   FLOE_RETURN_IF_ERROR(CheckNoExtraColumns(text.schema(), schema, source));
   std::vector<Array> columns;
   for (size_t f = 0; f < schema.fields().size(); ++f) {
@@ -84,7 +85,7 @@ Result<RecordBatch> TypeTextBatch(const RecordBatch& text, const iceberg::Schema
         if (values.IsNull(row)) {
           if (field.required) {
             return Status::InvalidArgument(
-                StrCat(source, " row ", row + 1, ": required column ", Quote(field.name), " is empty"));
+                StrCat(source, " row ", first_row + row, ": required column ", Quote(field.name), " is empty"));
           }
           FLOE_RETURN_IF_ERROR(builder->AppendNull());
           continue;
@@ -92,7 +93,7 @@ Result<RecordBatch> TypeTextBatch(const RecordBatch& text, const iceberg::Schema
         auto value = Literal::Parse(field.type, values.GetString(row));
         if (!value.ok()) {
           return Status::InvalidArgument(
-              StrCat(source, " row ", row + 1, ", column ", Quote(field.name), ": ", value.status().message()));
+              StrCat(source, " row ", first_row + row, ", column ", Quote(field.name), ": ", value.status().message()));
         }
         FLOE_RETURN_IF_ERROR(AppendLiteral(builder.get(), *value));
       }
@@ -105,7 +106,9 @@ Result<RecordBatch> TypeTextBatch(const RecordBatch& text, const iceberg::Schema
 
 namespace {
 
-// A Parquet file's batch as the table's: columns by field id, then by name; same types only.
+// A Parquet file's batch as the table's: columns by name, same types only.
+// Not by field id: the ids of a file another table wrote mean other columns
+// there, and matching them would swap columns silently (decision 0058).
 Result<RecordBatch> ConformParquetBatch(const RecordBatch& batch, const iceberg::Schema& schema,
                                         const std::shared_ptr<const Schema>& columnar, const std::string& source) {
   FLOE_RETURN_IF_ERROR(CheckNoExtraColumns(batch.schema(), schema, source));
@@ -113,11 +116,7 @@ Result<RecordBatch> ConformParquetBatch(const RecordBatch& batch, const iceberg:
   for (size_t f = 0; f < schema.fields().size(); ++f) {
     const NestedField& field = schema.fields()[f];
     const Field& target = columnar->field(static_cast<int>(f));
-    int c = -1;
-    for (int i = 0; i < batch.num_columns() && c < 0; ++i) {
-      if (batch.schema().field(i).field_id == field.field_id) c = i;
-    }
-    if (c < 0) c = FindColumn(batch.schema(), field.name);
+    const int c = FindColumn(batch.schema(), field.name);
     if (c < 0) {
       if (field.required) {
         return Status::InvalidArgument(StrCat(source, ": required column ", Quote(field.name), " is missing"));
@@ -155,6 +154,7 @@ Result<iceberg::BatchSource> OpenRowInput(const std::vector<std::string>& paths,
     std::unique_ptr<RecordBatchReader> reader;
     bool text = false;
     std::string path;
+    int64_t rows_read = 0;  // of the current file, for the row numbers in errors
   };
   auto state = std::make_shared<State>();
   iceberg::BatchSource source = [=]() -> Result<std::optional<RecordBatch>> {
@@ -162,6 +162,7 @@ Result<iceberg::BatchSource> OpenRowInput(const std::vector<std::string>& paths,
       if (state->reader == nullptr) {
         if (state->next >= paths.size()) return std::optional<RecordBatch>();
         state->path = paths[state->next++];
+        state->rows_read = 0;
         FLOE_ASSIGN_OR_RETURN(auto io, io_for(state->path));
         const std::string ext = ToLowerAscii(Extension(state->path));
         state->text = ext != "parquet";
@@ -181,8 +182,10 @@ Result<iceberg::BatchSource> OpenRowInput(const std::vector<std::string>& paths,
         state->reader.reset();
         continue;
       }
+      const int64_t first_row = state->rows_read + 1;
+      state->rows_read += batch->num_rows();
       if (state->text) {
-        FLOE_ASSIGN_OR_RETURN(auto typed, TypeTextBatch(*batch, *schema_copy, columnar, state->path));
+        FLOE_ASSIGN_OR_RETURN(auto typed, TypeTextBatch(*batch, *schema_copy, columnar, state->path, first_row));
         return std::optional<RecordBatch>(std::move(typed));
       }
       FLOE_ASSIGN_OR_RETURN(auto conformed, ConformParquetBatch(*batch, *schema_copy, columnar, state->path));

@@ -4,6 +4,9 @@
 
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
+#include <limits>
+
 #include "floe/base/strings.h"
 #include "floe/cli/command.h"
 #include "floe/cli/output.h"
@@ -54,6 +57,42 @@ Status CommitMetadata(CommandContext& ctx, const std::string& name, const iceber
   FLOE_ASSIGN_OR_RETURN(auto opened, OpenTableFor(ctx, name));
   FLOE_RETURN_IF_ERROR(opened.table->CommitChanges(change).status());
   ctx.out() << done << "\n";
+  return Status::OK();
+}
+
+// A dropped column must not be the source of a partition field (of any
+// spec: scans bind every spec their manifests were written with) or of the
+// sort order: the table would be left unreadable or unwritable.
+Status CheckDropKeepsSources(const iceberg::TableMetadata& m, const iceberg::Schema& after, const std::string& column) {
+  const iceberg::Schema& before = *m.current_schema();
+  auto dropped = [&](const std::vector<int32_t>& ids) {
+    return std::any_of(ids.begin(), ids.end(), [&](int32_t id) {
+      return before.FindFieldById(id) != nullptr && after.FindFieldById(id) == nullptr;
+    });
+  };
+  for (const auto& field : m.default_spec()->fields) {
+    if (dropped(field.source_ids)) {
+      return Status::InvalidArgument(
+          StrCat("cannot drop column ", Quote(column), ": partition field ", Quote(field.name), " is derived from it"));
+    }
+  }
+  for (const auto& spec : m.partition_specs) {
+    for (const auto& field : spec.fields) {
+      if (dropped(field.source_ids)) {
+        return Status::InvalidArgument(StrCat("cannot drop column ", Quote(column), ": partition field ",
+                                              Quote(field.name), " of spec ", spec.spec_id,
+                                              ", which older data files were written with, is derived from it"));
+      }
+    }
+  }
+  if (const iceberg::SortOrder* order = m.default_sort_order(); order != nullptr) {
+    for (const auto& field : order->fields) {
+      if (dropped(field.source_ids)) {
+        return Status::InvalidArgument(
+            StrCat("cannot drop column ", Quote(column), ": the table's sort order uses it"));
+      }
+    }
+  }
   return Status::OK();
 }
 
@@ -151,6 +190,11 @@ void AddTableCommands(CLI::App& app, CommandSet& commands) {
                                    FLOE_ASSIGN_OR_RETURN(auto rows, InputRows(ctx, *opened.table, a.files));
                                    if (filter == nullptr) {
                                      FLOE_ASSIGN_OR_RETURN(auto result, opened.table->ReplacePartitions(rows));
+                                     // The partitions' old files are found at commit; its summary counts them.
+                                     if (const iceberg::Snapshot* s = result.state.metadata->current_snapshot()) {
+                                       auto it = s->summary.find("deleted-data-files");
+                                       if (it != s->summary.end()) ParseInt64(it->second, &result.data_files_removed);
+                                     }
                                      PrintWrite(ctx, "replaced partitions", result);
                                      return Status::OK();
                                    }
@@ -212,6 +256,11 @@ void AddTableCommands(CLI::App& app, CommandSet& commands) {
           iceberg::SchemaUpdate update(*schema, m.last_column_id, m.format_version);
           if (!a.add_column.empty()) {
             FLOE_ASSIGN_OR_RETURN(auto column, ParseColumnText(a.add_column));
+            // AddColumn adds an optional column: `not null` must not be dropped silently.
+            if (column.required) {
+              return Status::InvalidArgument(StrCat("cannot add required column ", Quote(column.name),
+                                                    ": the rows already written have no value for it"));
+            }
             update.AddColumn(column.name, column.type, column.doc);
           }
           if (!a.rename_column.empty()) {
@@ -222,9 +271,16 @@ void AddTableCommands(CLI::App& app, CommandSet& commands) {
           if (!a.drop_column.empty()) update.DeleteColumn(a.drop_column);
           if (!a.promote.empty()) {
             FLOE_ASSIGN_OR_RETURN(auto column, ParseColumnText(a.promote));
+            // --promote changes the type only; `not null` on an optional column would be dropped silently.
+            if (const iceberg::NestedField* field = schema->FindFieldByName(column.name);
+                column.required && field != nullptr && !field->required) {
+              return Status::InvalidArgument(
+                  StrCat("cannot make column ", Quote(column.name), " required: --promote changes only the type"));
+            }
             update.UpdateColumnType(column.name, column.type);
           }
           FLOE_ASSIGN_OR_RETURN(auto applied, update.Apply());
+          if (!a.drop_column.empty()) FLOE_RETURN_IF_ERROR(CheckDropKeepsSources(m, applied.schema, a.drop_column));
           updates.push_back(iceberg::AddSchema{applied.schema});
           updates.push_back(iceberg::SetCurrentSchema{iceberg::kLastAdded});
           schema = &applied.schema;
@@ -338,6 +394,16 @@ void AddTableCommands(CLI::App& app, CommandSet& commands) {
                                  [&a, is_tag](CommandContext& ctx) -> Status {
                                    FLOE_ASSIGN_OR_RETURN(auto opened, OpenTableFor(ctx, a.name));
                                    if (a.remove) {
+                                     // `tag --remove` removes only tags, `branch --remove` only branches.
+                                     FLOE_ASSIGN_OR_RETURN(auto state, opened.table->Refresh());
+                                     const auto ref = state.metadata->refs.find(a.ref);
+                                     const auto kind =
+                                         is_tag ? iceberg::SnapshotRefType::kTag : iceberg::SnapshotRefType::kBranch;
+                                     if (ref != state.metadata->refs.end() && ref->second.type != kind) {
+                                       return Status::InvalidArgument(StrCat(
+                                           Quote(a.ref), " is a ", iceberg::SnapshotRefTypeName(ref->second.type),
+                                           ", not a ", iceberg::SnapshotRefTypeName(kind)));
+                                     }
                                      FLOE_RETURN_IF_ERROR(opened.table->RemoveRef(a.ref).status());
                                      ctx.out() << "removed " << a.ref << "\n";
                                      return Status::OK();
@@ -368,13 +434,15 @@ void AddTableCommands(CLI::App& app, CommandSet& commands) {
     struct Args {
       std::string name, older_than;
       int retain_last = 1;
+      CLI::Option* retain_last_option = nullptr;
     };
     auto& a = commands.Keep<Args>();
     CLI::App* cmd = commands.Add(*group, "expire", "Expire old snapshots and delete the files only they used",
                                  [&](CommandContext& ctx) -> Status {
                                    FLOE_ASSIGN_OR_RETURN(auto opened, OpenTableFor(ctx, a.name));
                                    iceberg::ExpireOptions options;
-                                   options.retain_last = a.retain_last;
+                                   // Without --retain-last, the table's history.expire.min-snapshots-to-keep.
+                                   if (a.retain_last_option->count() > 0) options.retain_last = a.retain_last;
                                    if (!a.older_than.empty()) {
                                      FLOE_ASSIGN_OR_RETURN(auto ts, iceberg::Literal::Parse(iceberg::Type::TimestampTz(),
                                                                                             a.older_than));
@@ -392,7 +460,11 @@ void AddTableCommands(CLI::App& app, CommandSet& commands) {
                                  });
     cmd->add_option("table", a.name, "NS.T")->required();
     cmd->add_option("--older-than", a.older_than, "Timestamp (default: 5 days ago)");
-    cmd->add_option("--retain-last", a.retain_last, "Snapshots of each branch to keep at least");
+    // 0 would expire the heads of the branches, main's too (as Java, at least 1).
+    a.retain_last_option = cmd->add_option("--retain-last", a.retain_last,
+                                           "Snapshots of each branch to keep at least (default: the table's "
+                                           "history.expire.min-snapshots-to-keep, 1)")
+                               ->check(CLI::Range(1, std::numeric_limits<int>::max()));
   }
 }
 

@@ -203,7 +203,14 @@ void AddTableReadCommands(CLI::App& app, CommandSet& commands) {
     cmd->add_option("--as-of", a.as_of, "Snapshot id, timestamp, branch or tag");
     cmd->add_flag("--count", a.count, "Print only the number of rows");
     cmd->add_flag("--explain", a.explain, "Print the planning report (to stderr)");
-    cmd->add_option("--limit", a.limit, "At most this many rows");
+    cmd->add_option("--limit", a.limit, "At most this many rows")
+        ->check(CLI::Validator(
+            [](std::string& text) {
+              int64_t n = 0;
+              return ParseInt64(text, &n) && n >= 0 ? std::string()
+                                                    : StrCat("expected a number of rows >= 0, not ", Quote(text));
+            },
+            "N"));
     a.from_option = cmd->add_option("--from-snapshot", a.from_snapshot,
                     "Only rows appended after this snapshot (incremental append scan)");
     cmd->add_flag("--from-inclusive", a.from_inclusive, "With --from-snapshot: its own appended rows too");
@@ -234,6 +241,16 @@ void AddTableReadCommands(CLI::App& app, CommandSet& commands) {
                              << "\nmetadata: " << state.metadata_location << "\npartition spec " << m.default_spec_id << ":";
                    for (const auto& f : m.default_spec()->fields) {
                      ctx.out() << " " << f.name << "=" << f.transform.ToString() << "(" << m.current_schema()->FindColumnName(f.source_id()) << ")";
+                   }
+                   ctx.out() << "\nsort order " << m.default_sort_order_id << ":";
+                   if (const iceberg::SortOrder* order = m.default_sort_order(); order != nullptr) {
+                     for (size_t i = 0; i < order->fields.size(); ++i) {
+                       const auto& f = order->fields[i];
+                       ctx.out() << (i == 0 ? " " : ", ") << f.transform.ToString() << "("
+                                 << m.current_schema()->FindColumnName(f.source_id()) << ") "
+                                 << iceberg::SortDirectionName(f.direction) << " "
+                                 << iceberg::NullOrderName(f.null_order);
+                     }
                    }
                    ctx.out() << "\nproperties:";
                    for (const auto& [k, v] : m.properties) ctx.out() << " " << k << "=" << v;

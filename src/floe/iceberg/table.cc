@@ -241,7 +241,8 @@ Result<ExpireResult> Table::ExpireSnapshots(const ExpireOptions& options) {
       int seen = 0;
       for (const Snapshot* s = m.SnapshotById(ref.snapshot_id); s != nullptr;
            s = s->parent_snapshot_id ? m.SnapshotById(*s->parent_snapshot_id) : nullptr) {
-        if (seen < branch_retain || s->timestamp_ms >= cutoff) keep.insert(s->snapshot_id);
+        // A branch's head always stays (a retention of 0 would leave the ref dangling).
+        if (seen == 0 || seen < branch_retain || s->timestamp_ms >= cutoff) keep.insert(s->snapshot_id);
         ++seen;
       }
     }
