@@ -15,6 +15,7 @@
 #include <string>
 
 #include "floe/columnar/civil_time.h"
+#include "floe/server/auth.h"
 #include "parquet_fixtures.h"
 
 namespace floe::parquet {
@@ -26,25 +27,6 @@ using testing::ReadFileBytes;
 std::string VariantDir() { return ParquetTestingDir() + "/variant"; }
 
 // ---- the fixture's JSON conventions -----------------------------------------
-
-std::string Base64Decode(std::string_view in) {
-  static const std::string kAlphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-  std::string out;
-  uint32_t acc = 0;
-  int bits = 0;
-  for (char c : in) {
-    if (c == '=') break;
-    const size_t v = kAlphabet.find(c);
-    if (v == std::string::npos) return "<not base64>";
-    acc = (acc << 6) | static_cast<uint32_t>(v);
-    bits += 6;
-    if (bits >= 8) {
-      bits -= 8;
-      out.push_back(static_cast<char>((acc >> bits) & 0xff));
-    }
-  }
-  return out;
-}
 
 // "YYYY-MM-DD[( |T)HH:MM:SS[.fraction][(+|-)HH:MM]]" as nanoseconds since the
 // epoch, the zone offset applied; nullopt when it is not one.
@@ -125,7 +107,11 @@ bool Matches(simdjson::dom::element json, const VariantValue& v, const std::stri
       const std::string_view s = json.get_string().value_unsafe();
       switch (v.kind) {
         case VariantKind::kString: return v.bytes == s || differ("another string");
-        case VariantKind::kBinary: return v.bytes == Base64Decode(s) || differ("other bytes (base64)");
+        case VariantKind::kBinary: {
+          // Standard base64; the server's decoder takes it as well as base64url.
+          auto decoded = server::Base64UrlDecode(s);
+          return (decoded.ok() && v.bytes == *decoded) || differ("other bytes (base64)");
+        }
         case VariantKind::kUuid: {
           std::string hex;
           for (char c : s) {
