@@ -11,6 +11,7 @@
 #include "catalog/catalog_test_util.h"
 #include "floe/base/strings.h"
 #include "floe/iceberg/metadata_location.h"
+#include "testing/required_tools.h"
 #include "testing/run_process.h"
 
 namespace floe::catalog {
@@ -167,7 +168,7 @@ TEST(SqlCatalogCompatTest, OpensAndCommitsToACatalogPyIcebergWrote) {
   // And PyIceberg's reading of it sees floe's commit.
   const std::string script = std::string(FLOE_SOURCE_DIR) + "/tests/catalog/pyiceberg_sql_read.py";
   auto python = floe::testing::RunProcess({"/usr/bin/python3", script, db, "default", dir.path()});
-  if (python.exit_code == 127) GTEST_SKIP() << "python3 missing";
+  FLOE_REQUIRE_TOOL(python.exit_code != 127, "/usr/bin/python3 is missing");
   ASSERT_EQ(python.exit_code, 0) << python.err;
   EXPECT_NE(python.out.find("namespace default exists=True props=exists=true"), std::string::npos) << python.out;
   EXPECT_NE(python.out.find(StrCat("table default.partition_timestamp location=", next.metadata_location,
@@ -189,7 +190,7 @@ TEST(SqlCatalogCompatTest, PyIcebergReadsWhatFloeWrote) {
 
   const std::string script = std::string(FLOE_SOURCE_DIR) + "/tests/catalog/pyiceberg_sql_read.py";
   auto python = floe::testing::RunProcess({"/usr/bin/python3", script, dir.Join("catalog.db"), "floe"});
-  if (python.exit_code == 127) GTEST_SKIP() << "python3 missing";
+  FLOE_REQUIRE_TOOL(python.exit_code != 127, "/usr/bin/python3 is missing");
   ASSERT_EQ(python.exit_code, 0) << python.err;
   EXPECT_NE(python.out.find("namespace shop exists=True props=exists=true,owner=ana\n"), std::string::npos)
       << python.out;

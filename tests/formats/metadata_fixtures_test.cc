@@ -147,8 +147,9 @@ TEST(MetadataFixturesTest, DecodesCryptoMetadataOfEncryptedFiles) {
     ASSERT_TRUE(footer.ok);
     const bool ctr = path.find("_ctr") != std::string::npos;
     if (footer.magic == "PARE") {
-      // The footer is FileCryptoMetaData, then the encrypted FileMetaData
-      // (which needs the keys; the decryption layer tests it).
+      // The footer is FileCryptoMetaData, then the encrypted FileMetaData,
+      // which only the keys open: floe does not decrypt, and opening such a
+      // file is Unsupported (formats.parquet_conformance checks the error).
       size_t consumed = 0;
       auto crypto = DecodeFileCryptoMetaData(footer.bytes, &consumed);
       ASSERT_TRUE(crypto.ok()) << crypto.status().ToString();

@@ -1,58 +1,93 @@
-// Conformance of floe's Parquet reader on parquet-testing: every file in
-// data/ is read by `floe parquet cat --format jsonl` and compared value by
-// value with DuckDB's reading of the same file, with the *_expect.csv files
-// where they exist, and with the documented expectations where DuckDB cannot
-// read a file. Files that must fail (bad checksums, malformed data,
-// encryption) must fail with the expected error kind.
+// Conformance of floe's Parquet reader on parquet-testing: every file of
+// the folder, in every subfolder, is claimed by exactly one rule below, and
+// a file no rule claims fails the check (so a new fixture cannot go
+// unread). The rules:
+//   - data/**.parquet: read by `floe parquet cat --format jsonl`, compared
+//     value by value with DuckDB's reading of the same file, with the
+//     *_expect.csv files where they exist, and with the documented
+//     expectations (*.md) where DuckDB cannot read a file;
+//   - data/geospatial/: GEOMETRY / GEOGRAPHY read as their WKB bytes, equal
+//     to DuckDB's; where the file has a `wkt` column, DuckDB's text of
+//     floe's bytes is that WKT (the files' own expectation);
+//   - **.parquet.encrypted: floe's one-line Unsupported error naming the
+//     encryption (floe does not decrypt);
+//   - bad_data/: a one-line Corrupt error, except ARROW-GH-43605 (valid
+//     data that crashed Arrow), compared with DuckDB;
+//   - shredded_variant/: each case of cases.json reads (its binary form)
+//     with the case's row count and null variants; where a row stores its
+//     variant unshredded, floe's metadata + value bytes are the case's
+//     *.variant.bin; DuckDB's row count and nulls agree where DuckDB can
+//     read the file (the ones it cannot are listed with DuckDB's reason).
+//     The values themselves, shredded ones included, are rebuilt and
+//     compared by formats.ParquetShreddedVariantTest;
+//   - files that are not Parquet (descriptions, generators, variant/'s
+//     binary pairs checked by formats.ParquetVariantTest, bloom filter
+//     headers, key material) are listed with the reason they are not read.
 //
 // Usage: node parquet_conformance.mjs FLOE_BINARY PARQUET_TESTING_DIR DUCKDB_TOOLS_DIR
-// Exits 0 when every file conforms, 1 otherwise (listing each difference),
-// 77 (skip) when DuckDB is not installed.
+// Exits 0 when every file conforms, 1 otherwise (listing each difference)
+// or when DuckDB is missing (77, skip, with FLOE_ALLOW_MISSING_TOOLS=1).
 import { createRequire } from 'node:module';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { requireFixtures, requireNodeModules } from '../testing/required_tools.mjs';
 import { diffRows, floeRows as floeRowsOf, looseEqual } from './json_rows.mjs';
 
 const [floe, testing, tools] = process.argv.slice(2);
-if (!existsSync(path.join(tools, 'node_modules/@duckdb/node-api'))) {
-  console.log('SKIP: DuckDB is not installed (run dev/install-test-tools)');
-  process.exit(77);
-}
+requireFixtures(testing);
+requireNodeModules(tools, ['@duckdb/node-api']);
 const require = createRequire(path.join(path.resolve(tools), '/'));
 const { DuckDBInstance } = require('@duckdb/node-api');
-const data = path.join(testing, 'data');
-
-// Files floe must refuse, with the error kind and a word of the message.
-const mustFail = {
-  'datapage_v1-corrupt-checksum.parquet': /^floe: Corrupt: .*CRC mismatch/,
-  'rle-dict-uncompressed-corrupt-checksum.parquet': /^floe: Corrupt: .*CRC mismatch/,
-  'nation.dict-malformed.parquet': /^floe: Corrupt: /,
-  // 4 KiB that declare a 1 GiB page: refused by the page memory budget.
-  'large_string_map.brotli.parquet': /^floe: Unsupported: .*page budget/,
-};
-// Files DuckDB 1.5.6 cannot read, and what floe's rows are checked against.
-const duckdbCannotRead = {
-  // Hadoop-framed LZ4: the same rows as the LZ4_RAW files.
-  'hadoop_lz4_compressed.parquet': { sameAs: 'lz4_raw_compressed.parquet' },
-  'hadoop_lz4_compressed_larger.parquet': { sameAs: 'lz4_raw_compressed_larger.parquet' },
-  'non_hadoop_lz4_compressed.parquet': { sameAs: 'lz4_raw_compressed.parquet' },
-  // map_no_value.md: a map without values is the list of its keys; the file
-  // repeats one row's keys in its int list column.
-  'map_no_value.parquet': { check: mapNoValue },
-  // int96_from_spark.md lists the instants as microseconds; the last one is
-  // beyond DuckDB's range (it wraps), not beyond floe's.
-  'int96_from_spark.parquet': { check: int96FromSpark },
-  // Self-checking: each *_byte_stream_split column equals its *_plain twin.
-  'byte_stream_split_extended.gzip.parquet': { check: byteStreamSplitTwins },
-};
 
 const failures = [];
 const fail = (file, what) => failures.push(`${file}: ${what}`);
-const floeRows = (file) => floeRowsOf(floe, file);
+const floeRows = (file) => floeRowsOf(floe, path.join(testing, file));
+const used = new Set();  // non-Parquet files a check read (expectations)
+const counts = { duckdb: 0, wkt: 0, unshredded: 0 };
 function compareRows(file, rows, expected, source) {
   const diff = diffRows(rows, expected, source);
   if (diff) fail(file, diff);
 }
+
+// DuckDB, reopened after an error: an INTERNAL error invalidates the
+// database, and every later query would fail too.
+let conn = await (await DuckDBInstance.create(':memory:')).connect();
+const sqlString = (s) => `'${s.replaceAll("'", "''")}'`;
+async function duck(sql) {
+  try {
+    return { rows: (await conn.runAndReadAll(sql)).getRowObjectsJson() };
+  } catch (e) {
+    conn = await (await DuckDBInstance.create(':memory:')).connect();
+    return { error: String(e.message ?? e).split('\n')[0] };
+  }
+}
+const duckRows = (file) => duck(`SELECT * FROM read_parquet(${sqlString(path.join(testing, file))})`);
+
+// ---- data/ ---------------------------------------------------------------
+
+// Files floe must refuse, with the error kind and a word of the message.
+const mustFail = {
+  'data/datapage_v1-corrupt-checksum.parquet': /^floe: Corrupt: .*CRC mismatch/,
+  'data/rle-dict-uncompressed-corrupt-checksum.parquet': /^floe: Corrupt: .*CRC mismatch/,
+  'data/nation.dict-malformed.parquet': /^floe: Corrupt: /,
+  // 4 KiB that declare a 1 GiB page: refused by the page memory budget.
+  'data/large_string_map.brotli.parquet': /^floe: Unsupported: .*page budget/,
+};
+// Files DuckDB 1.5.6 cannot read, and what floe's rows are checked against.
+const duckdbCannotRead = {
+  // Hadoop-framed LZ4: the same rows as the LZ4_RAW files.
+  'data/hadoop_lz4_compressed.parquet': { sameAs: 'data/lz4_raw_compressed.parquet' },
+  'data/hadoop_lz4_compressed_larger.parquet': { sameAs: 'data/lz4_raw_compressed_larger.parquet' },
+  'data/non_hadoop_lz4_compressed.parquet': { sameAs: 'data/lz4_raw_compressed.parquet' },
+  // map_no_value.md: a map without values is the list of its keys; the file
+  // repeats one row's keys in its int list column.
+  'data/map_no_value.parquet': { check: mapNoValue },
+  // int96_from_spark.md lists the instants as microseconds; the last one is
+  // beyond DuckDB's range (it wraps), not beyond floe's.
+  'data/int96_from_spark.parquet': { check: int96FromSpark },
+  // Self-checking: each *_byte_stream_split column equals its *_plain twin.
+  'data/byte_stream_split_extended.gzip.parquet': { check: byteStreamSplitTwins },
+};
 
 function mapNoValue(file, rows) {
   // map_no_value.md: each row's keys, in both maps, equal its my_list.
@@ -134,80 +169,220 @@ function compareCsv(file, floe, csvText) {
   compareRows(file, floe.map((r) => Object.values(r)), expected, 'expect.csv');
 }
 
-const instance = await DuckDBInstance.create(':memory:');
-const conn = await instance.connect();
-async function duckRows(file) {
-  try {
-    const reader = await conn.runAndReadAll(`SELECT * FROM read_parquet('${file.replaceAll("'", "''")}')`);
-    return { rows: reader.getRowObjectsJson() };
-  } catch (e) {
-    return { error: String(e.message ?? e).split('\n')[0] };
-  }
-}
-
-let checked = 0;
-const files = readdirSync(data).filter((f) => f.endsWith('.parquet')).sort();
-for (const name of files) {
-  const file = path.join(data, name);
+async function checkDataFile(file) {
   const got = floeRows(file);
-  if (mustFail[name]) {
-    if (!got.error) fail(name, 'floe read a file it must refuse');
-    else if (!mustFail[name].test(got.error)) fail(name, `wrong error: ${got.error}`);
-    ++checked;
-    continue;
+  if (mustFail[file]) {
+    if (!got.error) fail(file, 'floe read a file it must refuse');
+    else if (!mustFail[file].test(got.error)) fail(file, `wrong error: ${got.error}`);
+    return;
   }
-  if (got.error) {
-    fail(name, got.error);
-    continue;
+  if (got.error) return fail(file, got.error);
+  const expect = file.replace(/\.parquet$/, '_expect.csv');
+  if (existsSync(path.join(testing, expect))) {
+    compareCsv(file, got.rows, readFileSync(path.join(testing, expect), 'utf8'));
+    used.add(expect);
   }
-  const expect = path.join(data, name.replace(/\.parquet$/, '_expect.csv'));
-  if (existsSync(expect)) compareCsv(name, got.rows, readFileSync(expect, 'utf8'));
-  const special = duckdbCannotRead[name];
-  if (special?.check) {
-    special.check(name, got.rows);
-  } else {
-    const duck = await duckRows(special?.sameAs ? path.join(data, special.sameAs) : file);
-    if (duck.error) fail(name, `DuckDB cannot read it (${duck.error}); add its expectation`);
-    else compareRows(name, got.rows, duck.rows, special?.sameAs ? `duckdb(${special.sameAs})` : 'duckdb');
-  }
-  ++checked;
+  const special = duckdbCannotRead[file];
+  if (special?.check) return special.check(file, got.rows);
+  const duckFile = special?.sameAs ?? file;
+  const d = await duckRows(duckFile);
+  if (d.error) return fail(file, `DuckDB cannot read ${duckFile} (${d.error}); add its expectation`);
+  compareRows(file, got.rows, d.rows, special?.sameAs ? `duckdb(${special.sameAs})` : 'duckdb');
+  ++counts.duckdb;
 }
 
-// Encrypted files: floe does not decrypt (docs/decisions); the error says so.
-for (const name of readdirSync(data).filter((f) => f.endsWith('.parquet.encrypted')).sort()) {
-  const got = floeRows(path.join(data, name));
-  if (!got.error || !/^floe: Unsupported: .*(encrypted|decrypt)/.test(got.error)) {
-    fail(name, `expected an Unsupported encryption error, got ${got.error ?? 'rows'}`);
-  }
-  ++checked;
-}
+// ---- data/geospatial/ -----------------------------------------------------
 
-// VARIANT files (shredded or not) read in their binary form: the annotated
-// group of metadata, value and typed_value. Every file must read, with the
-// row count DuckDB gives.
-for (const folder of ['shredded_variant']) {
-  const dir = path.join(testing, folder);
-  if (!existsSync(dir)) continue;
-  for (const name of readdirSync(dir).filter((f) => f.endsWith('.parquet')).sort()) {
-    const file = path.join(dir, name);
-    const got = floeRows(file);
-    if (got.error) {
-      fail(`${folder}/${name}`, got.error);
+// The file's WKT writes MULTIPOINT ((x y), ...), DuckDB MULTIPOINT (x y, ...).
+const plainMultipoint = (wkt) =>
+  wkt.replace(/MULTIPOINT( [ZM]+)? \(((?:\([^()]*\)(?:, )?)+)\)/g, (_, dims, points) =>
+    `MULTIPOINT${dims ?? ''} (${points.replace(/[()]/g, '')})`);
+
+async function checkGeospatial(file) {
+  const got = floeRows(file);
+  if (got.error) return fail(file, got.error);
+  const d = await duckRows(file);
+  if (d.error) return fail(file, `DuckDB: ${d.error}`);
+  compareRows(file, got.rows, d.rows, 'duckdb');
+  ++counts.duckdb;
+  const column = 'geometry' in (got.rows[0] ?? {}) ? 'geometry' : 'geography';
+  if (got.rows.length === 0 || !(column in got.rows[0])) return fail(file, 'no geometry or geography column');
+  if (!('wkt' in got.rows[0])) return;
+  for (const [i, row] of got.rows.entries()) {
+    if (row[column] === null || row.wkt === null) {
+      if (row[column] !== row.wkt) fail(file, `row ${i}: ${column} ${row[column]} but wkt ${row.wkt}`);
       continue;
     }
-    try {
-      const count = Number((await conn.runAndReadAll(`SELECT count(*) AS n FROM read_parquet('${file}')`)).getRowObjectsJson()[0].n);
-      if (count !== got.rows.length) fail(`${folder}/${name}`, `floe reads ${got.rows.length} rows, DuckDB ${count}`);
-    } catch (e) {
-      // DuckDB rejects the deliberately invalid variants; floe reads their bytes.
+    const text = await duck(`SELECT ST_GeomFromWKB(from_hex(${sqlString(row[column])}))::VARCHAR AS wkt`);
+    if (text.error) {
+      fail(file, `row ${i}: DuckDB cannot read floe's WKB ${row[column].slice(0, 80)}: ${text.error}`);
+    } else if (plainMultipoint(text.rows[0].wkt) !== plainMultipoint(row.wkt)) {
+      fail(file, `row ${i}: floe's WKB is ${text.rows[0].wkt}, the file's wkt ${row.wkt}`);
     }
-    ++checked;
+    ++counts.wkt;
   }
 }
 
+// ---- encrypted and bad files ---------------------------------------------
+
+// floe does not decrypt (docs/decisions/0018): one line, Unsupported, naming it.
+function checkEncrypted(file) {
+  const got = floeRows(file);
+  if (!got.error || !/^floe: Unsupported: [^\n]*(encrypted|decrypt)[^\n]*$/.test(got.error)) {
+    fail(file, `expected a one-line Unsupported encryption error, got ${got.error ?? 'rows'}`);
+  }
+}
+
+async function checkBadData(file) {
+  const got = floeRows(file);
+  if (file === 'bad_data/ARROW-GH-43605.parquet') {
+    // Valid: RLE dictionary indices of bit width 0 (all zero) crashed Arrow.
+    if (got.error) return fail(file, got.error);
+    const d = await duckRows(file);
+    if (d.error) return fail(file, `DuckDB: ${d.error}`);
+    compareRows(file, got.rows, d.rows, 'duckdb');
+    ++counts.duckdb;
+    return;
+  }
+  if (!got.error || !/^floe: Corrupt: [^\n]+$/.test(got.error)) {
+    fail(file, `expected a one-line Corrupt error, got ${got.error ?? 'rows'}`);
+  }
+}
+
+// ---- shredded_variant/ ----------------------------------------------------
+
+// Files DuckDB 1.5.6 cannot read, with its reason; the rest must read.
+const duckdbCannotReadVariant = {
+  'case-041.parquet': 'wants metadata and value as the first two columns (no value column)',
+  'case-131.parquet': 'wants metadata and value as the first two columns (no value column)',
+  'case-138.parquet': 'wants metadata and value as the first two columns (no value column)',
+  'case-088.parquet': 'INTERNAL error on the statistics of a shredded field struct',
+  'case-132.parquet': 'INTERNAL error on the statistics of a shredded field struct',
+  'case-087.parquet': 'refuses the invalid case (non-object value with shredded fields)',
+  'case-128.parquet': 'refuses the invalid case (non-object value with shredded fields)',
+  'case-127.parquet': 'refuses the unsupported case (uint32 typed_value)',
+};
+
+const hex = (bytes) => Buffer.from(bytes).toString('hex');
+// Whether a serialized variant (metadata, then value) holds the Variant
+// null: its value is the one byte 00 (VariantEncoding.md: the metadata is a
+// header, a dictionary size and size + 1 offsets of one width, then the keys).
+function isVariantNull(bytes) {
+  const width = (bytes[0] >> 6) + 1;
+  const le = (at) => bytes.subarray(at, at + width).reduceRight((v, b) => v * 256 + b, 0);
+  const count = le(1);
+  const metadataLength = 1 + width + (count + 1) * width + le(1 + width + count * width);
+  return bytes.length === metadataLength + 1 && bytes[metadataLength] === 0;
+}
+
+async function checkShreddedVariants(cases) {
+  const folder = 'shredded_variant';
+  used.add(`${folder}/cases.json`);
+  let checked = 0;
+  for (const c of cases) {
+    if (!c.parquet_file) continue;  // a numbered case without files (case 3)
+    const file = `${folder}/${c.parquet_file}`;
+    claimed.add(file);
+    ++checked;
+    const got = floeRows(file);
+    if (got.error) { fail(file, got.error); continue; }
+    const expected = c.error_message ? null : (c.variant_files ?? [c.variant_file]);
+    if (expected) {
+      if (got.rows.length !== expected.length) fail(file, `floe reads ${got.rows.length} rows, cases.json has ${expected.length}`);
+      for (const [r, row] of got.rows.entries()) {
+        const bin = expected[r];
+        if ((row.var === null) !== (bin === null)) { fail(file, `row ${r}: variant ${row.var === null ? 'null' : 'present'}, cases.json ${bin}`); continue; }
+        if (bin === null) continue;
+        used.add(`${folder}/${bin}`);
+        const v = row.var;
+        // Unshredded (no typed_value beside the value): the bytes are the expected ones.
+        if (v.value != null && v.typed_value == null) {
+          const want = hex(readFileSync(path.join(testing, folder, bin)));
+          if (v.metadata + v.value !== want) fail(file, `row ${r}: metadata+value ${v.metadata + v.value}, ${bin} ${want}`);
+          ++counts.unshredded;
+        }
+      }
+    } else if (got.rows.length === 0) {
+      fail(file, 'no rows');
+    }
+    const d = await duck(`SELECT var IS NULL AS n FROM read_parquet(${sqlString(path.join(testing, file))})`);
+    const reason = duckdbCannotReadVariant[c.parquet_file];
+    if (d.error) {
+      if (!reason) fail(file, `DuckDB cannot read it (${d.error}): list it with DuckDB's reason`);
+      continue;
+    }
+    if (reason) { fail(file, `DuckDB now reads it: drop "${reason}"`); continue; }
+    ++counts.duckdb;
+    if (d.rows.length !== got.rows.length) fail(file, `floe reads ${got.rows.length} rows, DuckDB ${d.rows.length}`);
+    else if (expected) {
+      // DuckDB reads the Variant null (a present variant) as SQL NULL too.
+      const nulls = got.rows.map((row, r) =>
+        row.var === null || isVariantNull(readFileSync(path.join(testing, folder, expected[r]))));
+      if (!looseEqual(nulls, d.rows.map((row) => row.n))) fail(file, `null variants ${JSON.stringify(nulls)}, DuckDB ${JSON.stringify(d.rows.map((row) => row.n))}`);
+    }
+  }
+  return checked;
+}
+
+// ---- every file of the folder --------------------------------------------
+
+function walk(dir) {
+  return readdirSync(path.join(testing, dir), { withFileTypes: true }).flatMap((e) => {
+    const rel = dir ? `${dir}/${e.name}` : e.name;
+    return e.isDirectory() ? walk(rel) : [rel];
+  }).sort();
+}
+
+// [pattern, check] for files read as Parquet; [pattern, reason] for files
+// that are not Parquet. The first rule that matches a file claims it.
+const rules = [
+  [/^data\/(aes256\/)?[^/]+\.parquet\.encrypted$/, checkEncrypted],
+  [/^data\/geospatial\/[^/]+\.parquet$/, checkGeospatial],
+  [/^data\/[^/]+\.parquet$/, checkDataFile],
+  [/^bad_data\/[^/]+\.parquet$/, checkBadData],
+  [/^shredded_variant\/[^/]+\.parquet$/, null],  // per case of cases.json, below
+  [/^(.*\/)?(README\.md|LICENSE\.txt)$/, 'documentation'],
+  [/^data\/[^/]+_expect\.csv$/, 'expected values, read by the check of its .parquet'],
+  [/^data\/[^/]+\.md$/, 'a description of a data file, whose values are checked against DuckDB, its _expect.csv or this script'],
+  [/^data\/bloom_filter(\.xxhash)?\.bin$/, 'a bloom filter header and bitset, not Parquet: checked by formats.MetadataFixturesTest.DecodesBloomFilterHeaders'],
+  [/^data\/_KEY_MATERIAL_FOR_[^/]+\.json$/, 'key material of an encrypted file; floe does not decrypt'],
+  [/^data\/geospatial\/[^/]+\.(py|yaml)$/, 'the generator of the geospatial files and its input (the files carry the WKT)'],
+  [/^variant\/[^/]+\.(metadata|value)$/, 'a Variant binary pair, not Parquet: decoded and checked by formats.ParquetVariantTest'],
+  [/^variant\/(data_dictionary\.json|regen\.py)$/, 'the expected values of variant/ (formats.ParquetVariantTest) and their generator'],
+  [/^shredded_variant\/[^/]+\.variant\.bin$/, 'an expected variant, read below and by formats.ParquetShreddedVariantTest'],
+  [/^shredded_variant\/cases\.json$/, 'the list of cases, read below'],
+];
+
+const claimed = new Set();
+const notParquet = [];
+let checked = 0;
+for (const file of walk('')) {
+  const rule = rules.find(([pattern]) => pattern.test(file));
+  if (!rule) { fail(file, 'no rule claims this fixture file: add one to parquet_conformance.mjs'); continue; }
+  const [, action] = rule;
+  if (typeof action === 'function') {
+    claimed.add(file);
+    await action(file);
+    ++checked;
+  } else if (typeof action === 'string') {
+    notParquet.push([file, action]);
+  }
+}
+checked += await checkShreddedVariants(JSON.parse(readFileSync(path.join(testing, 'shredded_variant/cases.json'), 'utf8')));
+
+for (const file of walk('')) {
+  if (/\.parquet(\.encrypted)?$/.test(file) && !claimed.has(file)) fail(file, 'not read by any check');
+  if (/(_expect\.csv|\.variant\.bin)$/.test(file) && !used.has(file)) fail(file, 'an expectation no check read');
+}
+
+const byReason = new Map();
+for (const [file, reason] of notParquet) byReason.set(reason, [...(byReason.get(reason) ?? []), file]);
+console.log(`not read as Parquet (${notParquet.length} files):`);
+for (const [reason, files] of byReason) console.log(`  ${reason} (${files.length}): ${files.join(' ')}`);
 if (failures.length > 0) {
   console.log(failures.join('\n'));
-  console.log(`${failures.length} of ${checked} files do not conform`);
+  console.log(`${failures.length} failures in ${checked} parquet-testing files`);
   process.exit(1);
 }
-console.log(`all ${checked} parquet-testing files conform`);
+console.log(`all ${checked} parquet-testing files conform (${counts.duckdb} compared with DuckDB, ` +
+  `${counts.wkt} geometries with their WKT, ${counts.unshredded} unshredded variants byte for byte)`);

@@ -4,19 +4,18 @@
 // reading of the same file.
 //
 // Usage: node parquet_from_duckdb.mjs FLOE_BINARY DUCKDB_TOOLS_DIR
-// Exits 0 when every file reads the same, 1 otherwise, 77 (skip) without DuckDB.
+// Exits 0 when every file reads the same, 1 otherwise or without DuckDB
+// (77, skip, with FLOE_ALLOW_MISSING_TOOLS=1).
 import { createRequire } from 'node:module';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { requireNodeModules } from '../testing/required_tools.mjs';
 import { richTableSql } from './duckdb_rich_table.mjs';
 import { diffRows, floeRows } from './json_rows.mjs';
 
 const [floe, tools] = process.argv.slice(2);
-if (!existsSync(path.join(tools, 'node_modules/@duckdb/node-api'))) {
-  console.log('SKIP: DuckDB is not installed (run dev/install-test-tools)');
-  process.exit(77);
-}
+requireNodeModules(tools, ['@duckdb/node-api']);
 const require = createRequire(path.join(path.resolve(tools), '/'));
 const { DuckDBInstance } = require('@duckdb/node-api');
 

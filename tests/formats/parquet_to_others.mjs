@@ -9,27 +9,25 @@
 //    floe (which keeps INT96 and FLOAT16), read the same in DuckDB as the
 //    originals, with the physical types kept.
 //
-// Usage: node parquet_to_others.mjs FLOE_BINARY TOOLS_DIR
-// Exits 0 when all agree, 1 otherwise, 77 (skip) without DuckDB.
+// Usage: node parquet_to_others.mjs FLOE_BINARY TOOLS_DIR PARQUET_TESTING_DIR
+// Exits 0 when all agree, 1 otherwise or when DuckDB or parquet-wasm is
+// missing (77, skip, with FLOE_ALLOW_MISSING_TOOLS=1).
 import { execFileSync } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { richTableSql } from './duckdb_rich_table.mjs';
+import { requireFixtures, requireNodeModules } from '../testing/required_tools.mjs';
 import { floeRows, looseEqual } from './json_rows.mjs';
 
-const [floe, tools] = process.argv.slice(2);
-if (!existsSync(path.join(tools, 'node_modules/@duckdb/node-api'))) {
-  console.log('SKIP: DuckDB is not installed (run dev/install-test-tools)');
-  process.exit(77);
-}
+const [floe, tools, testing] = process.argv.slice(2);
+requireNodeModules(tools, ['@duckdb/node-api', 'parquet-wasm', 'apache-arrow']);
+requireFixtures(testing);
 const require = createRequire(path.join(path.resolve(tools), '/'));
 const { DuckDBInstance } = require('@duckdb/node-api');
-const wasm = existsSync(path.join(tools, 'node_modules/parquet-wasm'))
-  ? { pw: require('parquet-wasm'), arrow: require('apache-arrow') }
-  : null;
+const wasm = { pw: require('parquet-wasm'), arrow: require('apache-arrow') };
 
 const variants = [
   [],
@@ -44,8 +42,7 @@ const variants = [
 ];
 
 // parquet-testing files whose physical forms floe's rewrite must keep.
-const here = path.dirname(new URL(import.meta.url).pathname);
-const testingData = path.resolve(here, '../../../shared/fixtures/parquet-testing/data');
+const testingData = path.join(testing, 'data');
 // [file, physical type of its leaf, rows to compare]. DuckDB reads the
 // original INT96 of year 290000 as a wrapped nanosecond count (226414 BC);
 // floe reads it as Spark wrote it (decision 0017), so that row is compared
@@ -130,33 +127,31 @@ try {
     const noStats = await rows(`SELECT path_in_schema FROM parquet_metadata('${out}') WHERE stats_min_value IS NULL AND stats_max_value IS NULL AND stats_null_count < num_values AND path_in_schema NOT LIKE '%,%'`);
     if (noStats.length > 0) failures.push(`${name}: column chunks without min/max: ${noStats.map((r) => r.path_in_schema).join(' ')}`);
 
-    if (wasm) {
-      try {
-        const table = wasm.arrow.tableFromIPC(wasm.pw.readParquet(new Uint8Array(readFileSync(out))).intoIPCStream());
-        const floeView = floeRows(floe, out);
-        if (floeView.error) throw new Error(floeView.error);
-        if (table.numRows !== floeView.rows.length) throw new Error(`${table.numRows} rows vs floe's ${floeView.rows.length}`);
-        // Arrow JS gives a decimal's unscaled integer (as JSON text).
-        const scales = Object.fromEntries(table.schema.fields
-          .filter((f) => f.type.typeId === wasm.arrow.Type.Decimal).map((f) => [f.name, f.type.scale]));
-        const sameDecimal = (f, w, scale) => f === null ? w === null :
-          w !== null && BigInt(String(w).replaceAll('"', '')) === BigInt(Math.round(Number(f) * 10 ** scale));
-        for (let r = 0; r < table.numRows; ++r) {
-          const w = fromArrow(table.get(r).toJSON());
-          for (const [column, value] of Object.entries(floeView.rows[r])) {
-            const equal = column in scales ? sameDecimal(value, w[column], scales[column]) : wasmEqual(value, w[column]);
-            if (!equal) {
-              throw new Error(`row ${r} column ${column}: floe ${JSON.stringify(value)} vs parquet-wasm ${JSON.stringify(w[column])}`);
-            }
+    try {
+      const table = wasm.arrow.tableFromIPC(wasm.pw.readParquet(new Uint8Array(readFileSync(out))).intoIPCStream());
+      const floeView = floeRows(floe, out);
+      if (floeView.error) throw new Error(floeView.error);
+      if (table.numRows !== floeView.rows.length) throw new Error(`${table.numRows} rows vs floe's ${floeView.rows.length}`);
+      // Arrow JS gives a decimal's unscaled integer (as JSON text).
+      const scales = Object.fromEntries(table.schema.fields
+        .filter((f) => f.type.typeId === wasm.arrow.Type.Decimal).map((f) => [f.name, f.type.scale]));
+      const sameDecimal = (f, w, scale) => f === null ? w === null :
+        w !== null && BigInt(String(w).replaceAll('"', '')) === BigInt(Math.round(Number(f) * 10 ** scale));
+      for (let r = 0; r < table.numRows; ++r) {
+        const w = fromArrow(table.get(r).toJSON());
+        for (const [column, value] of Object.entries(floeView.rows[r])) {
+          const equal = column in scales ? sameDecimal(value, w[column], scales[column]) : wasmEqual(value, w[column]);
+          if (!equal) {
+            throw new Error(`row ${r} column ${column}: floe ${JSON.stringify(value)} vs parquet-wasm ${JSON.stringify(w[column])}`);
           }
         }
-      } catch (e) {
-        failures.push(`${name}: parquet-wasm: ${String(e.message ?? e).split('\n')[0].slice(0, 400)}`);
       }
+    } catch (e) {
+      failures.push(`${name}: parquet-wasm: ${String(e.message ?? e).split('\n')[0].slice(0, 400)}`);
     }
   }
 
-  for (const [file, physical, where] of existsSync(testingData) ? keptForms : []) {
+  for (const [file, physical, where] of keptForms) {
     const original = path.join(testingData, file);
     for (const extra of [[], ['--boolean-encoding', 'rle', '--page-version', '2']]) {
       const name = `${file} ${extra.join(' ')}`.trim();
@@ -200,5 +195,5 @@ if (failures.length > 0) {
   console.log(`${failures.length} problems in ${variants.length} floe-written files`);
   process.exit(1);
 }
-console.log(`all ${variants.length} floe-written files read the same in DuckDB${wasm ? ' and parquet-wasm' : ''}; ` +
+console.log(`all ${variants.length} floe-written files read the same in DuckDB and parquet-wasm; ` +
   `${keptChecked} rewrites of INT96, FLOAT16 and RLE-boolean files read as their originals`);

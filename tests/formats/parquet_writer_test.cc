@@ -208,7 +208,7 @@ void ExpectWellFormed(const std::string& path, bool checksums) {
 }
 
 TEST(ParquetFileWriterTest, EveryTypeIsReadByDuckDbWithTheSameValues) {
-  FLOE_SKIP_WITHOUT_DUCKDB();
+  FLOE_REQUIRE_DUCKDB();
   floe::testing::TempDir dir;
   auto schema = AllTypesSchema();
   auto batches = RandomBatches(schema, 3000, 700, 1);
@@ -226,7 +226,7 @@ TEST(ParquetFileWriterTest, EveryTypeIsReadByDuckDbWithTheSameValues) {
 // The cross-check is not vacuous: one changed value in the expected rows of
 // each kind of column is one mismatching row.
 TEST(ParquetFileWriterTest, CrossCheckFindsEveryChangedValue) {
-  FLOE_SKIP_WITHOUT_DUCKDB();
+  FLOE_REQUIRE_DUCKDB();
   floe::testing::TempDir dir;
   auto schema = AllTypesSchema();
   auto batches = RandomBatches(schema, 60, 60, 5, 0.0);
@@ -288,7 +288,7 @@ TEST(ParquetFileWriterTest, CrossCheckFindsEveryChangedValue) {
 }
 
 TEST(ParquetFileWriterTest, EveryOptionCombinationIsReadByDuckDb) {
-  FLOE_SKIP_WITHOUT_DUCKDB();
+  FLOE_REQUIRE_DUCKDB();
   floe::testing::TempDir dir;
   auto schema = AllTypesSchema();
   auto batches = RandomBatches(schema, 1200, 500, 2);
@@ -352,7 +352,7 @@ TEST(ParquetFileWriterTest, WritesEncodingsForFixedArraysAndIntegers) {
 }
 
 TEST(ParquetFileWriterTest, RandomSchemasDataAndOptionsReadBackInDuckDb) {
-  FLOE_SKIP_WITHOUT_DUCKDB();
+  FLOE_REQUIRE_DUCKDB();
   floe::testing::TempDir dir;
   std::mt19937_64 rng(20261202);
   const std::vector<TypePtr> leaves = {
@@ -411,7 +411,7 @@ TEST(ParquetFileWriterTest, RandomSchemasDataAndOptionsReadBackInDuckDb) {
 }
 
 TEST(ParquetFileWriterTest, DuckDbSeesStatisticsFieldIdsAndLogicalTypes) {
-  FLOE_SKIP_WITHOUT_DUCKDB();
+  FLOE_REQUIRE_DUCKDB();
   floe::testing::TempDir dir;
   auto schema = MakeSchema({
       Field("id", DataType::Int64(), false, {}, 1),
@@ -477,7 +477,7 @@ TEST(ParquetFileWriterTest, DuckDbSeesStatisticsFieldIdsAndLogicalTypes) {
 }
 
 TEST(ParquetFileWriterTest, BloomFiltersAnswerDuckDbProbes) {
-  FLOE_SKIP_WITHOUT_DUCKDB();
+  FLOE_REQUIRE_DUCKDB();
   floe::testing::TempDir dir;
   auto schema = MakeSchema({Field("id", DataType::Int64()), Field("name", DataType::Utf8()),
                             Field("x", DataType::Float64())});
@@ -528,7 +528,7 @@ TEST(ParquetFileWriterTest, BloomFiltersAnswerDuckDbProbes) {
 }
 
 TEST(ParquetFileWriterTest, DictionaryFallsBackToTheConfiguredEncoding) {
-  FLOE_SKIP_WITHOUT_DUCKDB();
+  FLOE_REQUIRE_DUCKDB();
   floe::testing::TempDir dir;
   auto schema = MakeSchema({Field("rid", DataType::Int64(), false), Field("s", DataType::Utf8())});
   std::vector<std::optional<int64_t>> rid;
@@ -568,7 +568,7 @@ TEST(ParquetFileWriterTest, DictionaryThatDoesNotPayOnTheFirstPageIsNotWritten) 
   // is no smaller than PLAIN on the first page, so (as parquet-mr) no page
   // of the chunk is dictionary-encoded and no dictionary page is written;
   // a column of few values keeps its dictionary.
-  FLOE_SKIP_WITHOUT_DUCKDB();
+  FLOE_REQUIRE_DUCKDB();
   floe::testing::TempDir dir;
   // `rid` (the cross-check's row key) is unique and sorted like timestamps.
   auto schema = MakeSchema({Field("rid", DataType::Int64(), false), Field("s", DataType::Utf8()),
@@ -724,7 +724,7 @@ TEST(ParquetFileWriterTest, StorageErrorsPropagateAndLeaveNothingVisible) {
 }
 
 TEST(ParquetFileWriterTest, EmptyFileHasASchemaAndNoRowGroups) {
-  FLOE_SKIP_WITHOUT_DUCKDB();
+  FLOE_REQUIRE_DUCKDB();
   floe::testing::TempDir dir;
   auto schema = MakeSchema({Field("id", DataType::Int64(), true, {}, 9)});
   auto written = WriteFile(dir.Join("empty.parquet"), schema, {});

@@ -24,6 +24,7 @@
 #include "floe/columnar/record_batch.h"
 #include "floe/io/file_io.h"
 #include "floe/formats/parquet/file_writer.h"
+#include "testing/required_tools.h"
 #include "testing/run_process.h"
 
 namespace floe::parquet::testing {
@@ -66,8 +67,9 @@ inline bool DuckDbAvailable() {
          std::filesystem::exists(std::string(FLOE_SOURCE_DIR) + "/dev/tools/node_modules/@duckdb/node-api");
 }
 
-#define FLOE_SKIP_WITHOUT_DUCKDB() \
-  if (!::floe::parquet::testing::DuckDbAvailable()) GTEST_SKIP() << "node or DuckDB absent (dev/install-test-tools)"
+// Fails the test without them, or skips it under FLOE_ALLOW_MISSING_TOOLS=1.
+#define FLOE_REQUIRE_DUCKDB() \
+  FLOE_REQUIRE_TOOL(::floe::parquet::testing::DuckDbAvailable(), "node or DuckDB (dev/tools/node_modules) is missing")
 
 struct DuckDbResult {
   int exit_code = -1;

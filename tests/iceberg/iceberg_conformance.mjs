@@ -21,28 +21,27 @@
 //
 // Usage: node iceberg_conformance.mjs FLOE_BINARY DUCKDB_ICEBERG_DIR DUCKDB_TOOLS_DIR
 // Exits 0 when every read conforms, 1 otherwise (listing each difference),
-// 77 (skip) when DuckDB or python3-avro is not installed.
+// or when DuckDB or python3-avro is missing (77, skip, with
+// FLOE_ALLOW_MISSING_TOOLS=1).
 import { createRequire } from 'node:module';
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { looseEqual, parseExact } from '../formats/json_rows.mjs';
+import { missingTool, requireFixtures, requireNodeModules } from '../testing/required_tools.mjs';
 
 const [floeArg, fixtures, tools] = process.argv.slice(2);
 const floe = path.resolve(floeArg);
 const here = path.dirname(fileURLToPath(import.meta.url));
 const python = '/usr/bin/python3';
-if (!existsSync(path.join(tools, 'node_modules/@duckdb/node-api'))) {
-  console.log('SKIP: DuckDB is not installed (run dev/install-test-tools)');
-  process.exit(77);
-}
+requireFixtures(fixtures);
+requireNodeModules(tools, ['@duckdb/node-api']);
 try {
   execFileSync(python, ['-c', 'import avro'], { stdio: 'ignore' });
 } catch {
-  console.log('SKIP: python3-avro is not installed');
-  process.exit(77);
+  missingTool(`${python} cannot import avro (Debian python3-avro, installed by dev/setup)`);
 }
 const require = createRequire(path.join(path.resolve(tools), '/'));
 const { DuckDBInstance } = require('@duckdb/node-api');

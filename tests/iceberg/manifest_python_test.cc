@@ -14,6 +14,7 @@
 #include "floe/iceberg/manifest_list.h"
 #include "floe/iceberg/manifest_writer.h"
 #include "iceberg/manifest_test_util.h"
+#include "testing/required_tools.h"
 #include "testing/run_process.h"
 #include "testing/temp_dir.h"
 
@@ -74,7 +75,7 @@ PartitionSpec PySpec() {
 }
 
 TEST(ManifestPythonTest, PythonReadsFloeManifestsWithTheSpecsFieldIds) {
-  if (!PythonHasAvro()) GTEST_SKIP() << "/usr/bin/python3 has no avro module";
+  FLOE_REQUIRE_TOOL(PythonHasAvro(), "/usr/bin/python3 has no avro module (Debian python3-avro)");
   floe::testing::TempDir dir;
   auto io = NewLocalFileIO();
   const std::string path = dir.Join("m0.avro");

@@ -7,19 +7,18 @@
 // left must equal floe's own scan and the model.
 //
 // Usage: node merge_on_read_duckdb.mjs FLOE_BINARY DUCKDB_TOOLS_DIR
-// Exits 0 when they agree, 1 otherwise, 77 (skip) without DuckDB.
+// Exits 0 when they agree, 1 otherwise or without DuckDB (77, skip, with
+// FLOE_ALLOW_MISSING_TOOLS=1).
 import { createRequire } from 'node:module';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { requireNodeModules } from '../testing/required_tools.mjs';
 
 const [floeArg, tools] = process.argv.slice(2);
 const floe = path.resolve(floeArg);
-if (!existsSync(path.join(tools, 'node_modules/@duckdb/node-api'))) {
-  console.log('SKIP: DuckDB is not installed (run dev/install-test-tools)');
-  process.exit(77);
-}
+requireNodeModules(tools, ['@duckdb/node-api']);
 const require = createRequire(path.join(path.resolve(tools), '/'));
 const { DuckDBInstance } = require('@duckdb/node-api');
 

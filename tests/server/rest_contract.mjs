@@ -7,20 +7,18 @@
 // (the YAML leaves that unenforced: ../shared/tools/ORACLES.md).
 //
 // Usage: node rest_contract.mjs FLOE_BINARY SPEC_YAML TOOLS_DIR
-// Exits 0 when every call answers as the spec says, 1 otherwise, 77 (skip)
-// when ajv or yaml is not installed (dev/install-test-tools).
+// Exits 0 when every call answers as the spec says, 1 otherwise or when ajv
+// or yaml is missing (77, skip, with FLOE_ALLOW_MISSING_TOOLS=1).
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
+import { requireNodeModules } from '../testing/required_tools.mjs';
 
 const [floe, specPath, tools] = process.argv.slice(2);
-if (!existsSync(path.join(tools, 'node_modules/ajv')) || !existsSync(path.join(tools, 'node_modules/yaml'))) {
-  console.log('SKIP: ajv / yaml are not installed (run dev/install-test-tools)');
-  process.exit(77);
-}
+requireNodeModules(tools, ['ajv', 'yaml']);
 const require = createRequire(path.join(path.resolve(tools), '/'));
 const Ajv2020 = require('ajv/dist/2020').default;
 const YAML = require('yaml');
