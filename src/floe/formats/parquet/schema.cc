@@ -164,7 +164,8 @@ std::string ColumnDescriptor::dotted_path() const {
   return out;
 }
 
-Result<ParquetSchema> ParquetSchema::Make(const std::vector<SchemaElement>& elements) {
+Result<ParquetSchema> ParquetSchema::Make(const std::vector<SchemaElement>& elements,
+                                          const std::optional<std::vector<ColumnOrder>>& column_orders) {
   if (elements.empty()) return Status::Corrupt("schema: no elements (not even the root)");
   ParquetSchema s;
   s.nodes_.reserve(elements.size());
@@ -235,6 +236,13 @@ Result<ParquetSchema> ParquetSchema::Make(const std::vector<SchemaElement>& elem
       }
       FLOE_RETURN_IF_ERROR(LeafType(n, &c.type, &c.conversion));
       n.column = static_cast<int>(s.columns_.size());
+      std::optional<ColumnOrder> order;
+      if (column_orders) {
+        // A list without this column's entry gives it no known order (0 is no ColumnOrder member).
+        order = static_cast<size_t>(n.column) < column_orders->size() ? (*column_orders)[static_cast<size_t>(n.column)]
+                                                                       : static_cast<ColumnOrder>(0);
+      }
+      c.statistics_order = StatisticsOrderOf(n, c, order);
       s.columns_.push_back(std::move(c));
     }
     s.nodes_.push_back(std::move(n));
