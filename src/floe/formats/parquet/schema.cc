@@ -3,6 +3,8 @@
 #include <variant>
 
 #include "floe/base/strings.h"
+#include "floe/formats/parquet/field_annotation.h"
+#include "floe/formats/parquet/schema_writer.h"
 
 namespace floe::parquet {
 namespace {
@@ -20,6 +22,38 @@ bool IsListAnnotated(const SchemaNode& n) {
 bool IsMapAnnotated(const SchemaNode& n) {
   if (n.logical_type && std::holds_alternative<MapType>(*n.logical_type)) return true;
   return n.converted_type == ConvertedType::MAP || n.converted_type == ConvertedType::MAP_KEY_VALUE;
+}
+
+// The field annotation (field_annotation.h) of node `n` read as `type`:
+// what the writer's default mapping of `type` would not reproduce.
+KeyValueMetadata AnnotationOf(const SchemaNode& n, const TypePtr& type) {
+  KeyValueMetadata out;
+  const std::optional<LogicalType> logical = EffectiveLogicalType(n);
+  if (!n.is_leaf()) {
+    // A VARIANT group reads as the struct of its fields (metadata, value, typed_value).
+    if (logical && std::holds_alternative<VariantType>(*logical)) {
+      out.emplace_back(kLogicalTypeKey, LogicalTypeText(*logical));
+    }
+    return out;
+  }
+  if (*n.physical_type == Type::INT96) {
+    out.emplace_back(kPhysicalTypeKey, TypeName(Type::INT96));  // INT96 has no annotation
+    return out;
+  }
+  SchemaElement written;
+  if (!DefaultLeafElement(*type, &written).ok()) return out;
+  if (logical && logical != written.logicalType) {
+    out.emplace_back(kLogicalTypeKey, LogicalTypeText(*logical));
+    // The physical type the annotation implies (INT32 for TIME(MILLIS), ...).
+    auto annotated = MakeWriterSchema(Schema({floe::Field(n.name, type, true, out)}));
+    if (!annotated.ok()) return out;
+    written = annotated->elements.back();
+  }
+  if (*n.physical_type != written.type ||
+      (n.physical_type == Type::FIXED_LEN_BYTE_ARRAY && n.type_length != written.type_length)) {
+    out.emplace_back(kPhysicalTypeKey, PhysicalTypeText(*n.physical_type, n.type_length));
+  }
+  return out;
 }
 
 class PlanBuilder {
@@ -48,7 +82,7 @@ class PlanBuilder {
       const ColumnDescriptor& c = columns_[static_cast<size_t>(n.column)];
       FieldPlan p;
       p.kind = FieldPlan::Kind::kPrimitive;
-      p.field = floe::Field(n.name, c.type, nullable, {}, n.field_id);
+      p.field = floe::Field(n.name, c.type, nullable, AnnotationOf(n, c.type), n.field_id);
       p.node = i;
       p.def_level = n.max_definition_level;
       p.column = n.column;
@@ -71,7 +105,8 @@ class PlanBuilder {
       fields.push_back(c.field);
       p.children.push_back(std::move(c));
     }
-    p.field = floe::Field(n.name, DataType::Struct(std::move(fields)), nullable, {}, n.field_id);
+    TypePtr type = DataType::Struct(std::move(fields));
+    p.field = floe::Field(n.name, type, nullable, AnnotationOf(n, type), n.field_id);
     return p;
   }
 

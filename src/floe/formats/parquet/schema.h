@@ -53,6 +53,7 @@ enum class ValueConversion : uint8_t {
   kDecimalFromInt64,
   kDecimalFromBytes,  // big-endian two's complement of 1..16 bytes
   kFloat16ToFloat32,
+  kIntervalFromFixed,  // INTERVAL: FIXED_LEN_BYTE_ARRAY(12) of months, days, millis -> interval
 };
 
 // The order of a column's min_value/max_value statistics (and column index
@@ -112,6 +113,8 @@ class ParquetSchema {
   // Corrupt when the list is inconsistent (children counts, a leaf without a
   // type, a bad FIXED_LEN_BYTE_ARRAY width, nesting deeper than 128);
   // Unsupported for valid types floe does not read (decimal over 38 digits).
+  // Fields whose Parquet annotation floe's types do not carry get it as
+  // field metadata (field_annotation.h).
   static Result<ParquetSchema> Make(const std::vector<SchemaElement>& elements,
                                     const std::optional<std::vector<ColumnOrder>>& column_orders = std::nullopt);
 

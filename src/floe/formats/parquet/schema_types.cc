@@ -195,6 +195,16 @@ Status LeafType(const SchemaNode& node, TypePtr* type, ValueConversion* conversi
     }
     // BSON, VARIANT, GEOMETRY, GEOGRAPHY: annotated binary, read as bytes.
   }
+  if (node.converted_type == ConvertedType::INTERVAL) {
+    // spec (ConvertedType INTERVAL): "a FIXED_LEN_BYTE_ARRAY of length 12".
+    if (physical != Type::FIXED_LEN_BYTE_ARRAY || node.type_length != 12) {
+      return Status::Corrupt(StrCat("column ", Quote(node.name), ": INTERVAL annotation on ", TypeName(physical),
+                                    physical == Type::FIXED_LEN_BYTE_ARRAY ? StrCat("(", node.type_length, ")") : ""));
+    }
+    *type = DataType::Interval();
+    *conversion = ValueConversion::kIntervalFromFixed;
+    return Status::OK();
+  }
 
   switch (physical) {
     case Type::BOOLEAN: *type = DataType::Bool(); return Status::OK();
