@@ -12,6 +12,7 @@
 #include <functional>
 #include <limits>
 
+#include "floe/base/strings.h"
 #include "floe/formats/parquet/encoding/float16.h"
 #include "floe/formats/parquet/metadata_codec.h"
 #include "floe/formats/parquet/record_batch_reader.h"
@@ -219,6 +220,75 @@ TEST(ColumnOrderTest, Int96IsOrderedChronologicallyOnlyUnderItsOwnOrder) {
   ASSERT_TRUE(typed.ok());
   EXPECT_FALSE(EffectiveStatistics(ColumnNamed(*typed, "t96"), stats).min.has_value());
   EXPECT_EQ(CompareStatisticsValues(ColumnNamed(*typed, "t96"), Int96(1, 0), Int96(2, 0)), std::nullopt);
+}
+
+// The PLAIN form of float value `v` in `column`'s physical type.
+std::string PlainIn(const ColumnDescriptor& column, double v) {
+  if (column.physical_type == Type::FLOAT) return PlainFloat(static_cast<float>(v));
+  if (column.physical_type == Type::DOUBLE) return PlainDouble(v);
+  return Half(static_cast<float>(v));  // FLOAT16
+}
+
+TEST(ColumnOrderTest, BothFloatOrdersParquetMrWroteBoundEveryValueTheyHold) {
+  // floating_orders_nan_count.parquet: the same floats, doubles and halves
+  // (with -0, +0 and NaN, one row group all NaN) under IEEE_754_TOTAL_ORDER
+  // ("*_ieee754") and TYPE_ORDER ("*_typedef"), five row groups.
+  auto opened = ParquetFileReader::Open(NewLocalFileIO(),
+                                        testing::ParquetTestingDir() + "/data/floating_orders_nan_count.parquet");
+  ASSERT_TRUE(opened.ok()) << opened.status().ToString();
+  std::shared_ptr<const ParquetFileReader> file(std::move(*opened));
+  const ParquetSchema& schema = file->schema();
+  ASSERT_EQ(schema.num_columns(), 6);
+  for (const ColumnDescriptor& c : schema.columns()) {
+    const bool total = c.dotted_path().find("ieee754") != std::string::npos;
+    EXPECT_EQ(c.statistics_order, total ? StatisticsOrder::kIeee754Total : StatisticsOrder::kTypeDefined)
+        << c.dotted_path();
+  }
+  auto batches = ReadAllBatches(file);
+  ASSERT_TRUE(batches.ok()) << batches.status().ToString();
+  std::vector<std::vector<double>> values(6);
+  for (const RecordBatch& b : *batches) {
+    for (int c = 0; c < 6; ++c) {
+      const Array& a = b.column(c);
+      for (int64_t i = 0; i < a.length(); ++i) {
+        values[static_cast<size_t>(c)].push_back(a.type_id() == TypeId::kFloat64 ? a.Values<double>()[i]
+                                                                                 : a.Values<float>()[i]);
+      }
+    }
+  }
+  const FileMetaData& md = file->metadata();
+  int bounded_chunks = 0;
+  int all_nan_chunks = 0;
+  size_t first = 0;
+  for (const RowGroup& rg : md.row_groups) {
+    const auto rows = static_cast<size_t>(rg.num_rows);
+    for (int c = 0; c < 6; ++c) {
+      const ColumnDescriptor& column = schema.column(c);
+      SCOPED_TRACE(StrCat(column.dotted_path(), " rows from ", first));
+      const ColumnStatistics stats = EffectiveStatistics(column, *rg.columns[static_cast<size_t>(c)].meta_data->statistics);
+      bool any_number = false;
+      for (size_t r = first; r < first + rows; ++r) {
+        const double v = values[static_cast<size_t>(c)][r];
+        if (std::isnan(v)) continue;
+        any_number = true;
+        // No value the chunk holds is pruned, -0 and +0 included.
+        EXPECT_TRUE(MayMatch(column, ColumnPredicate{c, Op::kEq, {PlainIn(column, v)}}, stats, rg.num_rows)) << v;
+      }
+      if (!any_number) {
+        ++all_nan_chunks;
+        EXPECT_FALSE(stats.min.has_value());
+        EXPECT_FALSE(stats.max.has_value());
+      } else if (stats.min && stats.max) {
+        ++bounded_chunks;
+        EXPECT_FALSE(MayMatch(column, ColumnPredicate{c, Op::kEq, {PlainIn(column, 100)}}, stats, rg.num_rows));
+        EXPECT_FALSE(MayMatch(column, ColumnPredicate{c, Op::kLt, {PlainIn(column, -50)}}, stats, rg.num_rows));
+      }
+    }
+    first += rows;
+  }
+  EXPECT_EQ(first, values[0].size());
+  EXPECT_GT(bounded_chunks, 12);  // both orders' bounds are used, not ignored
+  EXPECT_GT(all_nan_chunks, 0);
 }
 
 // ---- hand-built footers through the reader ----------------------------------
