@@ -1,6 +1,7 @@
 // The logical types beyond floe's own column types, both ways: files DuckDB
 // writes (TIMESTAMP_MS, TIMESTAMP_NS, TIME, TIMETZ, INTERVAL, JSON, ENUM,
-// UUID) read by floe with DuckDB's values; and every annotation floe's
+// UUID) read by floe with DuckDB's values, TIME and TIMESTAMP in MILLIS and
+// NANOS as arrow-rs (parquet-wasm) writes them; and every annotation floe's
 // writer takes from field metadata (ENUM, JSON, BSON, INTERVAL, VARIANT,
 // GEOMETRY, GEOGRAPHY, millisecond units, TIME adjusted to UTC, decimals in
 // other physical types), read back by floe with the same schema and by DuckDB
@@ -124,6 +125,38 @@ TEST(ParquetLogicalTypesTest, FilesDuckDbWritesReadWithDuckDbsValues) {
   for (size_t k = 0; k < columns.size(); ++k) {
     EXPECT_EQ(JsonRow(Joined(batch.column(columns[k].first))), r.rows[k]) << schema.field(columns[k].first).name;
   }
+}
+
+TEST(ParquetLogicalTypesTest, FilesArrowRsWritesReadInTheirUnits) {
+  const std::string tools = std::string(FLOE_SOURCE_DIR) + "/dev/tools";
+  if (testing::FindOnPath("node").empty() || !std::filesystem::exists(tools + "/node_modules/parquet-wasm")) {
+    GTEST_SKIP() << "node or parquet-wasm is missing (dev/install-test-tools)";
+  }
+  floe::testing::TempDir dir;
+  const std::string path = dir.Join("arrow-rs.parquet");
+  auto w = floe::testing::RunProcess({testing::FindOnPath("node"),
+                                      std::string(FLOE_SOURCE_DIR) + "/tests/formats/arrow_rs_temporal_file.mjs",
+                                      tools, path});
+  ASSERT_EQ(w.exit_code, 0) << w.err;
+
+  // TIME(MILLIS) in INT32 and TIMESTAMP(MILLIS) read as microseconds, with
+  // the annotation kept as field metadata; NANOS as they are.
+  const RecordBatch batch = ReadWhole(path);
+  const Schema& schema = batch.schema();
+  ASSERT_EQ(schema.num_fields(), 4);
+  EXPECT_EQ(schema.field(0).type->ToString(), "time64[us]");
+  EXPECT_EQ(FindMetadata(schema.field(0).metadata, kLogicalTypeKey), "TIME(MILLIS,false)");
+  EXPECT_EQ(schema.field(1).type->ToString(), "time64[ns]");
+  EXPECT_TRUE(schema.field(1).metadata.empty());  // TIME(NANOS,false) is what floe writes for time64[ns]
+  EXPECT_EQ(schema.field(2).type->ToString(), "timestamp[us]");
+  EXPECT_EQ(FindMetadata(schema.field(2).metadata, kLogicalTypeKey), "TIMESTAMP(MILLIS,false)");
+  EXPECT_EQ(schema.field(3).type->ToString(), "timestamp[ns, tz=UTC]");
+  EXPECT_TRUE(schema.field(3).metadata.empty());
+  // The script's values, in floe's units.
+  EXPECT_EQ(Joined(batch.column(0)), "0|45296789000|NULL|86399999000|1000000");
+  EXPECT_EQ(Joined(batch.column(1)), "0|45296789012345|86399999999999|NULL|1");
+  EXPECT_EQ(Joined(batch.column(2)), "0|-1000000|1577934245678000|NULL|253402300799999000");
+  EXPECT_EQ(Joined(batch.column(3)), "0|-1|1577934245678901234|NULL|5");
 }
 
 // Every annotation the writer takes from field metadata, with nulls.
