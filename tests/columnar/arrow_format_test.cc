@@ -83,7 +83,7 @@ TEST(ArrowFormatTest, RejectsMalformedFormats) {
 
 TEST(ArrowFormatTest, ValidArrowTypesFloeDoesNotModelAreUnsupported) {
   for (const char* format : {"e", "U", "Z", "vu", "vz", "d:10,2,256", "d:5,2,32", "d:10,2,64", "d:5,-2", "d:5,6",
-                             "tdm", "tts", "ttm", "tss:", "tsm:UTC", "tDs", "tDn", "tiM", "tiD", "tin", "+L", "+w:4",
+                             "tdm", "tts", "ttm", "tss:", "tsm:UTC", "tDs", "tDn", "tiM", "tiD", "+L", "+w:4",
                              "+ud:0,1", "+us:0", "+r", "+vl", "+vL"}) {
     Result<TypePtr> type = ParseArrowFormat(format);
     EXPECT_TRUE(type.status().IsUnsupported()) << "'" << format << "': " << type.status().ToString();
@@ -97,11 +97,12 @@ TEST(ArrowFormatTest, FormatOfEveryTypeParsesBack) {
         DataType::UInt8(), DataType::UInt16(), DataType::UInt32(), DataType::UInt64(), DataType::Float32(),
         DataType::Float64(), DataType::Decimal128(38, 10).value(), DataType::Date32(), DataType::Time64(TimeUnit::kMicro),
         DataType::Time64(TimeUnit::kNano), DataType::Timestamp(TimeUnit::kMicro),
-        DataType::Timestamp(TimeUnit::kNano, "UTC"), DataType::Utf8(), DataType::Binary(),
+        DataType::Timestamp(TimeUnit::kNano, "UTC"), DataType::Interval(), DataType::Utf8(), DataType::Binary(),
         DataType::FixedSizeBinary(3).value()}) {
     EXPECT_EQ(*ParseArrowFormat(ArrowFormat(*type)).value(), *type) << ArrowFormat(*type);
   }
   EXPECT_EQ(ArrowFormat(*DataType::Uuid()), "w:16");
+  EXPECT_EQ(ArrowFormat(*DataType::Interval()), "tin");
   EXPECT_EQ(ArrowFormat(*DataType::Timestamp(TimeUnit::kMicro, "UTC")), "tsu:UTC");
   EXPECT_EQ(ArrowFormat(*DataType::Decimal128(18, 2).value()), "d:18,2");
   EXPECT_EQ(ArrowFormat(*DataType::List(DataType::Int8())), "+l");

@@ -200,6 +200,27 @@ TEST(BatchPrinterTest, RendersEveryScalarType) {
             "\"i8\":-128,\"u64\":18446744073709551615,\"f32\":0.1}\n");
 }
 
+TEST(BatchPrinterTest, RendersIntervalsAsPostgresAndDuckDbDo) {
+  IntervalBuilder intervals(DataType::Interval());
+  for (const MonthDayNano& v : {MonthDayNano{14, 3, 14'706'789'000'000}, MonthDayNano{1, 1, 0}, MonthDayNano{0, 0, 0},
+                                MonthDayNano{-12, -1, -1'500'000'000}, MonthDayNano{0, 0, 90'000'000'000'000},
+                                MonthDayNano{0, 2, 1}}) {
+    ASSERT_TRUE(intervals.Append(v).ok());
+  }
+  ASSERT_TRUE(intervals.AppendNull().ok());
+  RecordBatch batch = Batch({Field("i", DataType::Interval())}, {intervals.Finish().value()});
+  EXPECT_EQ(Print(batch, OutputFormat::kCsv),
+            "i\n"
+            "1 year 2 months 3 days 04:05:06.789\n"
+            "1 month 1 day\n"
+            "00:00:00\n"
+            "-1 year -1 day -00:00:01.5\n"
+            "25:00:00\n"
+            "2 days 00:00:00.000000001\n"
+            "\n");
+  EXPECT_EQ(Print(batch.Slice(0, 1), OutputFormat::kJsonl), "{\"i\":\"1 year 2 months 3 days 04:05:06.789\"}\n");
+}
+
 TEST(BatchPrinterTest, RendersNestedValuesAsJson) {
   TypePtr list_type = DataType::List(DataType::Int32());
   TypePtr struct_type = DataType::Struct({Field("x", DataType::Float64()), Field("tag", DataType::Utf8())});

@@ -31,6 +31,8 @@ TEST(DataTypeTest, ToStringNamesEveryType) {
   EXPECT_EQ(DataType::Binary()->ToString(), "binary");
   EXPECT_EQ(DataType::FixedSizeBinary(4).value()->ToString(), "fixed_size_binary[4]");
   EXPECT_EQ(DataType::Uuid()->ToString(), "uuid");
+  EXPECT_EQ(DataType::Interval()->ToString(), "interval");
+  EXPECT_EQ(DataType::Interval()->byte_width(), 16);
   EXPECT_EQ(DataType::List(DataType::Int64())->ToString(), "list<item: int64>");
   EXPECT_EQ(DataType::List(Field("element", DataType::Int64(), false))->ToString(), "list<element: int64 not null>");
   EXPECT_EQ(DataType::Struct({Field("a", DataType::Int32()), Field("b", DataType::Utf8())})->ToString(),

@@ -92,6 +92,7 @@ std::shared_ptr<const Schema> AllTypesSchema() {
       Field("bin", DataType::Binary()),
       Field("fixed", fixed),
       Field("uuid", DataType::Uuid()),
+      Field("iv", DataType::Interval()),
       Field("ints", DataType::List(Field("element", DataType::Int64()))),
       Field("nested", DataType::List(Field("element", DataType::List(Field("element", DataType::Utf8()))))),
       Field("attrs", DataType::Map(DataType::Utf8(), DataType::Int64())),

@@ -22,6 +22,7 @@
 #include "floe/base/strings.h"
 #include "floe/columnar/builder.h"
 #include "floe/columnar/record_batch.h"
+#include "floe/columnar/value_format.h"
 #include "floe/io/file_io.h"
 #include "floe/formats/parquet/file_writer.h"
 #include "testing/required_tools.h"
@@ -257,6 +258,13 @@ inline void AppendJson(const Array& a, int64_t i, bool nested, std::string* out)
     case TypeId::kBinary: AppendJsonString(Hex(a.GetString(i), true), out); return;
     case TypeId::kFixedSizeBinary: AppendJsonString(Hex(a.GetFixedSizeBinary(i), true), out); return;
     case TypeId::kUuid: AppendJsonString(Hex(a.GetFixedSizeBinary(i), false), out); return;
+    case TypeId::kInterval: {
+      // The text DuckDB casts to INTERVAL ("1 year 2 months 3 days 04:05:06.789").
+      std::string text;
+      value_format::AppendInterval(a.Values<MonthDayNano>()[i], &text);
+      AppendJsonString(text, out);
+      return;
+    }
     case TypeId::kList: {
       const Array values = a.list_values();
       const int32_t* o = a.ValueOffsets();
@@ -353,6 +361,7 @@ inline DuckColumn DuckColumnFor(const Field& f) {
     case TypeId::kBinary:
     case TypeId::kFixedSizeBinary: return {"VARCHAR", "hex(" + p + ")", e};
     case TypeId::kUuid: return {"VARCHAR", "replace(CAST(" + p + " AS VARCHAR), '-', '')", e};
+    case TypeId::kInterval: return {"VARCHAR", p, "CAST(" + e + " AS INTERVAL)"};
     default: return {DuckNestedType(t), p, e};
   }
 }
@@ -468,6 +477,10 @@ inline Status AppendRandomValue(ArrayBuilder* b, const DataType& t, std::mt19937
       for (auto& c : s) c = static_cast<char>(rng() % 4 == 0 ? 0xff : rng());
       return b->As<BinaryBuilder>()->Append(s);
     }
+    case TypeId::kInterval:  // what Parquet's INTERVAL holds: non-negative months, days, whole milliseconds
+      return b->As<PrimitiveBuilder<MonthDayNano>>()->Append(
+          MonthDayNano{static_cast<int32_t>(rng() % 2400), static_cast<int32_t>(rng() % 400),
+                       static_cast<int64_t>(rng() % 4'294'967'296ULL) * 1'000'000});
     case TypeId::kFixedSizeBinary:
     case TypeId::kUuid: {
       std::string s(static_cast<size_t>(t.byte_width()), '\0');

@@ -29,6 +29,7 @@ constexpr bool HoldsCType(TypeId id) {
   if constexpr (std::is_same_v<T, float>) return id == TypeId::kFloat32;
   if constexpr (std::is_same_v<T, double>) return id == TypeId::kFloat64;
   if constexpr (std::is_same_v<T, Decimal128Value>) return id == TypeId::kDecimal128;
+  if constexpr (std::is_same_v<T, MonthDayNano>) return id == TypeId::kInterval;
   return false;
 }
 
@@ -57,8 +58,8 @@ TypePtr CanonicalType() {
     return DataType::Float64();
   } else {
     // Never used: the only caller is constrained to HasCanonicalType<T>, but
-    // explicit instantiation of PrimitiveBuilder<Decimal128Value> still
-    // compiles this body.
+    // explicit instantiation of PrimitiveBuilder<Decimal128Value> (and of
+    // MonthDayNano) still compiles this body.
     return TypePtr();
   }
 }
@@ -72,8 +73,8 @@ concept HasCanonicalType = std::is_same_v<T, int8_t> || std::is_same_v<T, int16_
 }  // namespace builder_internal
 
 // Builds arrays of ints, floats, date32 (int32_t days), time64 and timestamp
-// (int64_t), decimal128 (Decimal128Value, the unscaled value). Instantiated for
-// those C types only.
+// (int64_t), decimal128 (Decimal128Value, the unscaled value), interval
+// (MonthDayNano). Instantiated for those C types only.
 template <typename T>
 class PrimitiveBuilder final : public ArrayBuilder {
  public:
@@ -119,6 +120,7 @@ extern template class PrimitiveBuilder<uint64_t>;
 extern template class PrimitiveBuilder<float>;
 extern template class PrimitiveBuilder<double>;
 extern template class PrimitiveBuilder<Decimal128Value>;
+extern template class PrimitiveBuilder<MonthDayNano>;
 
 using Int8Builder = PrimitiveBuilder<int8_t>;
 using Int16Builder = PrimitiveBuilder<int16_t>;
@@ -135,6 +137,7 @@ using Float64Builder = PrimitiveBuilder<double>;
 using Decimal128Builder = PrimitiveBuilder<Decimal128Value>;
 using Date32Builder = PrimitiveBuilder<int32_t>;
 using TemporalBuilder = PrimitiveBuilder<int64_t>;
+using IntervalBuilder = PrimitiveBuilder<MonthDayNano>;  // IntervalBuilder(DataType::Interval())
 
 class BoolBuilder final : public ArrayBuilder {
  public:

@@ -25,6 +25,17 @@ namespace floe {
 // A decimal128 value: the unscaled integer, stored little-endian in 16 bytes.
 using Decimal128Value = __int128;
 
+// An interval value as Arrow's interval_month_day_nano lays it out: calendar
+// months, days and nanoseconds, each signed and independent of the others (a
+// month is not a number of days, nor a day a number of nanoseconds).
+struct MonthDayNano {
+  int32_t months = 0;
+  int32_t days = 0;
+  int64_t nanoseconds = 0;
+  bool operator==(const MonthDayNano&) const = default;
+};
+static_assert(sizeof(MonthDayNano) == 16, "Arrow's interval_month_day_nano is 16 bytes");
+
 enum class TypeId : uint8_t {
   kNull,
   kBool,
@@ -42,6 +53,7 @@ enum class TypeId : uint8_t {
   kDate32,           // days since 1970-01-01
   kTime64,           // time of day in micros or nanos
   kTimestamp,        // micros or nanos since 1970-01-01T00:00:00, optional zone
+  kInterval,         // months, days and nanoseconds (MonthDayNano), Arrow's interval_month_day_nano
   kString,           // UTF-8, int32 offsets
   kBinary,           // bytes, int32 offsets
   kFixedSizeBinary,  // byte_width bytes per value
@@ -113,6 +125,7 @@ class DataType {
   static TypePtr Utf8();
   static TypePtr Binary();
   static TypePtr Uuid();
+  static TypePtr Interval();
 
   // InvalidArgument unless 1 <= precision <= 38 and 0 <= scale <= precision.
   static Result<TypePtr> Decimal128(int32_t precision, int32_t scale);
@@ -156,13 +169,13 @@ class DataType {
   const Field& value_field() const { return fields_[0].type->fields_[1]; }
 
   // Bytes per value in the values buffer of a fixed-width type (ints, floats,
-  // decimal128 16, date32 4, time64 and timestamp 8, fixed_size_binary its
-  // width, uuid 16); -1 for bool (bit-packed), null, variable-width and nested.
+  // decimal128 16, date32 4, time64 and timestamp 8, interval 16,
+  // fixed_size_binary its width, uuid 16); -1 for bool (bit-packed), null, variable-width and nested.
   int32_t byte_width() const { return byte_width_; }
   bool is_fixed_width() const { return byte_width_ >= 0; }
   bool is_nested() const { return id_ == TypeId::kList || id_ == TypeId::kMap || id_ == TypeId::kStruct; }
 
-  // "int64", "decimal(18,2)", "timestamp[us, tz=UTC]", "list<item: int64>",
+  // "int64", "decimal(18,2)", "timestamp[us, tz=UTC]", "interval", "list<item: int64>",
   // "struct<a: int32, b: string>", "map<string, int64>".
   std::string ToString() const;
 

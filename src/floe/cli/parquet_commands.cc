@@ -12,10 +12,10 @@
 #include "floe/cli/output.h"
 #include "floe/columnar/builder.h"
 #include "floe/formats/compression/codec.h"
+#include "floe/formats/parquet/field_annotation.h"
 #include "floe/formats/parquet/file_reader.h"
 #include "floe/formats/parquet/file_writer.h"
 #include "floe/formats/parquet/record_batch_reader.h"
-#include "floe/formats/parquet/schema_writer.h"
 #include "floe/formats/parquet/statistics.h"
 
 namespace floe::cli {
@@ -31,18 +31,7 @@ Result<std::unique_ptr<ParquetFileReader>> OpenParquet(CommandContext& ctx, cons
 // The annotation of a node as parquet-format's schema syntax writes it.
 std::string Annotation(const parquet::SchemaNode& n) {
   if (n.logical_type && !std::holds_alternative<parquet::UnknownUnionMember>(*n.logical_type)) {
-    const auto& lt = *n.logical_type;
-    if (const auto* d = std::get_if<parquet::DecimalType>(&lt)) return StrCat("DECIMAL(", d->precision, ",", d->scale, ")");
-    if (const auto* t = std::get_if<parquet::TimestampType>(&lt)) {
-      return StrCat("TIMESTAMP(", parquet::TimeUnitName(t->unit), ",", t->isAdjustedToUTC ? "true" : "false", ")");
-    }
-    if (const auto* t = std::get_if<parquet::TimeType>(&lt)) {
-      return StrCat("TIME(", parquet::TimeUnitName(t->unit), ",", t->isAdjustedToUTC ? "true" : "false", ")");
-    }
-    if (const auto* i = std::get_if<parquet::IntType>(&lt)) {
-      return StrCat("INTEGER(", static_cast<int>(i->bitWidth), ",", i->isSigned ? "true" : "false", ")");
-    }
-    return parquet::LogicalTypeName(lt);
+    return parquet::LogicalTypeText(*n.logical_type);
   }
   if (n.converted_type) {
     if (*n.converted_type == parquet::ConvertedType::DECIMAL) return StrCat("DECIMAL(", n.precision, ",", n.scale, ")");
@@ -218,24 +207,6 @@ struct RewriteArgs {
   std::string boolean_encoding = "plain";
 };
 
-// The input's INT96 and FLOAT16 leaves stay INT96 and FLOAT16: floe reads
-// them as timestamps and float32, which would otherwise be written as INT64
-// and FLOAT. Leaves are matched by position, which holds when the writer's
-// layout has as many leaves as the input's (it does for every layout floe reads
-// into one floe leaf per Parquet leaf).
-Status KeepLegacyStorage(const ParquetFileReader& file, const floe::Schema& schema, parquet::WriterOptions* options) {
-  FLOE_ASSIGN_OR_RETURN(const parquet::WriterSchema written, parquet::MakeWriterSchema(schema));
-  const parquet::ParquetSchema& in = file.schema();
-  if (static_cast<size_t>(in.num_columns()) != written.columns.size()) return Status::OK();
-  for (int c = 0; c < in.num_columns(); ++c) {
-    const parquet::ColumnDescriptor& desc = in.column(c);
-    const std::string path = written.columns[static_cast<size_t>(c)].dotted_path();
-    if (desc.physical_type == parquet::Type::INT96) options->columns[path].int96 = true;
-    if (desc.conversion == parquet::ValueConversion::kFloat16ToFloat32) options->columns[path].float16 = true;
-  }
-  return Status::OK();
-}
-
 Status Rewrite(CommandContext& ctx, const RewriteArgs& args) {
   FLOE_ASSIGN_OR_RETURN(std::shared_ptr<const ParquetFileReader> file, OpenParquet(ctx, args.in));
   parquet::WriterOptions options;
@@ -266,8 +237,10 @@ Status Rewrite(CommandContext& ctx, const RewriteArgs& args) {
       if (kv.key != "ARROW:schema") options.key_value_metadata.push_back(kv);
     }
   }
+  // The reader's schema carries what floe's types do not (INT96, FLOAT16,
+  // ENUM, JSON, millisecond units, ...) as field metadata the writer applies
+  // (formats/parquet/field_annotation.h), so the schema stays the same.
   FLOE_ASSIGN_OR_RETURN(auto reader, parquet::ParquetRecordBatchReader::Make(file));
-  FLOE_RETURN_IF_ERROR(KeepLegacyStorage(*file, *reader->schema(), &options));
   FLOE_ASSIGN_OR_RETURN(auto out_io, ctx.FileIOFor(args.out));
   FLOE_ASSIGN_OR_RETURN(auto writer, parquet::ParquetFileWriter::Open(out_io, args.out, reader->schema(), options));
   while (true) {

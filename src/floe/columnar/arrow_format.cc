@@ -42,6 +42,8 @@ std::string ArrowFormat(const DataType& type) {
       return type.unit() == TimeUnit::kMicro ? "ttu" : "ttn";
     case TypeId::kTimestamp:
       return (type.unit() == TimeUnit::kMicro ? "tsu:" : "tsn:") + type.timezone();
+    case TypeId::kInterval:
+      return "tin";
     case TypeId::kString:
       return "u";
     case TypeId::kBinary:
@@ -114,7 +116,8 @@ Result<TypePtr> ParseTemporal(std::string_view format) {
   if (format.size() == 3 && format.substr(0, 2) == "tD" && std::string_view("smun").find(format[2]) != std::string_view::npos) {
     return NotModelled(format, "duration");
   }
-  if (format == "tiM" || format == "tiD" || format == "tin") return NotModelled(format, "interval");
+  if (format == "tin") return DataType::Interval();
+  if (format == "tiM" || format == "tiD") return NotModelled(format, "interval in months or days and milliseconds");
   return Malformed(format, "unknown temporal type");
 }
 

@@ -70,6 +70,8 @@ std::unique_ptr<ArrayBuilder> MakeBuilder(const TypePtr& type) {
       return Primitive<double>(type);
     case TypeId::kDecimal128:
       return Primitive<Decimal128Value>(type);
+    case TypeId::kInterval:
+      return Primitive<MonthDayNano>(type);
     case TypeId::kString:
       return std::make_unique<StringBuilder>();
     case TypeId::kBinary:

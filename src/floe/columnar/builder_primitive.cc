@@ -55,6 +55,7 @@ template class PrimitiveBuilder<uint64_t>;
 template class PrimitiveBuilder<float>;
 template class PrimitiveBuilder<double>;
 template class PrimitiveBuilder<Decimal128Value>;
+template class PrimitiveBuilder<MonthDayNano>;
 
 BoolBuilder::BoolBuilder() : ArrayBuilder(DataType::Bool()) {}
 

@@ -43,6 +43,7 @@ int32_t DataType::ByteWidthOf(TypeId id) {
     case TypeId::kTimestamp:
       return 8;
     case TypeId::kDecimal128:
+    case TypeId::kInterval:
     case TypeId::kUuid:
       return 16;
     case TypeId::kFixedSizeBinary:  // set by the factory
@@ -80,6 +81,7 @@ FLOE_SINGLETON_TYPE_(Date32, kDate32)
 FLOE_SINGLETON_TYPE_(Utf8, kString)
 FLOE_SINGLETON_TYPE_(Binary, kBinary)
 FLOE_SINGLETON_TYPE_(Uuid, kUuid)
+FLOE_SINGLETON_TYPE_(Interval, kInterval)
 
 #undef FLOE_SINGLETON_TYPE_
 
@@ -183,6 +185,8 @@ std::string DataType::ToString() const {
     case TypeId::kTimestamp:
       if (timezone_.empty()) return StrCat("timestamp[", TimeUnitSuffix(unit_), "]");
       return StrCat("timestamp[", TimeUnitSuffix(unit_), ", tz=", timezone_, "]");
+    case TypeId::kInterval:
+      return "interval";
     case TypeId::kString:
       return "string";
     case TypeId::kBinary:

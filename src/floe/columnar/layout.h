@@ -34,6 +34,8 @@ inline int64_t ValueAlignment(const DataType& type) {
       return 1;
     case TypeId::kDecimal128:
       return alignof(Decimal128Value);
+    case TypeId::kInterval:
+      return alignof(MonthDayNano);
     default:
       return type.byte_width() > 0 ? type.byte_width() : 1;
   }

@@ -47,6 +47,7 @@ Status AppendElements(ArrayBuilder* builder, const Array& array, std::span<const
     case TypeId::kFloat32: return TakePrimitive<float>(array, indices, builder);
     case TypeId::kFloat64: return TakePrimitive<double>(array, indices, builder);
     case TypeId::kDecimal128: return TakePrimitive<Decimal128Value>(array, indices, builder);
+    case TypeId::kInterval: return TakePrimitive<MonthDayNano>(array, indices, builder);
     default:
       for (const int64_t i : indices) FLOE_RETURN_IF_ERROR(AppendElement(builder, array, i));
       return Status::OK();

@@ -131,6 +131,8 @@ void AppendScalar(const ArrayData& data, int64_t i, bool json, std::string* out)
       return quoted([&] { AppendTime(Load<int64_t>(data, i), type.unit(), out); });
     case TypeId::kTimestamp:
       return quoted([&] { AppendTimestamp(Load<int64_t>(data, i), type.unit(), !type.timezone().empty(), out); });
+    case TypeId::kInterval:
+      return quoted([&] { AppendInterval(Load<MonthDayNano>(data, i), out); });
     case TypeId::kString:
       if (json) return AppendJsonString(BinaryAt(data, i), out);
       out->append(BinaryAt(data, i));
@@ -190,6 +192,40 @@ void AppendTime(int64_t value, TimeUnit unit, std::string* out) {
   if (value < 0) out->push_back('-');
   const uint64_t magnitude = value < 0 ? 0 - static_cast<uint64_t>(value) : static_cast<uint64_t>(value);
   AppendClock(magnitude, PerSecond(unit), FractionDigits(unit), out);
+}
+
+void AppendInterval(const MonthDayNano& value, std::string* out) {
+  const size_t start = out->size();
+  const auto part = [&](int64_t n, const char* unit) {
+    if (n == 0) return;
+    if (out->size() > start) out->push_back(' ');
+    AppendInteger(n, out);
+    out->push_back(' ');
+    out->append(unit);
+    if (n != 1 && n != -1) out->push_back('s');
+  };
+  part(value.months / 12, "year");
+  part(value.months % 12, "month");
+  part(value.days, "day");
+  if (value.nanoseconds == 0 && out->size() > start) return;
+  if (out->size() > start) out->push_back(' ');
+  if (value.nanoseconds < 0) out->push_back('-');
+  const uint64_t magnitude = value.nanoseconds < 0 ? 0 - static_cast<uint64_t>(value.nanoseconds)
+                                                   : static_cast<uint64_t>(value.nanoseconds);
+  constexpr uint64_t kPerSecond = 1'000'000'000;
+  const uint64_t seconds = magnitude / kPerSecond;
+  AppendUnsigned(seconds / 3600, 2, out);  // hours are not folded into days: a day is not 24 hours
+  out->push_back(':');
+  AppendUnsigned(seconds / 60 % 60, 2, out);
+  out->push_back(':');
+  AppendUnsigned(seconds % 60, 2, out);
+  if (const uint64_t fraction = magnitude % kPerSecond; fraction != 0) {
+    std::string digits;
+    AppendUnsigned(fraction, 9, &digits);
+    digits.erase(digits.find_last_not_of('0') + 1);
+    out->push_back('.');
+    out->append(digits);
+  }
 }
 
 void AppendTimestamp(int64_t value, TimeUnit unit, bool with_zone, std::string* out) {

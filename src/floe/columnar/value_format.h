@@ -21,6 +21,10 @@ void AppendDate(int64_t days, std::string* out);
 void AppendTime(int64_t value, TimeUnit unit, std::string* out);
 // instant -> "YYYY-MM-DDTHH:MM:SS.ffffff[+00:00]".
 void AppendTimestamp(int64_t value, TimeUnit unit, bool with_zone, std::string* out);
+// An interval as PostgreSQL and DuckDB print one: "1 year 2 months 3 days
+// 04:05:06.789", each part with its own sign ("-1 day -00:00:01.5"), the
+// clock only when non-zero or alone ("00:00:00"), hours not folded into days.
+void AppendInterval(const MonthDayNano& value, std::string* out);
 // Lowercase hex, two digits per byte.
 void AppendHex(std::string_view bytes, std::string* out);
 // 16 bytes -> "xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx".

@@ -234,6 +234,8 @@ Status ColumnChunkWriterBase::FlushPage() {
   if (page_levels_ == 0) return Status::OK();
   StatisticsAccumulator page;
   TakePageStatistics(&page);
+  // No order, no bounds (INT96, INTERVAL, GEOMETRY, GEOGRAPHY): counts only.
+  if (sort_order_ == ColumnSortOrder::kUndefined) page.has_bounds = false;
   page.null_count = page_levels_ - page_values_;
 
   Encoding value_encoding = Encoding::PLAIN;

@@ -7,9 +7,11 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <optional>
 #include <type_traits>
 
 #include "floe/base/strings.h"
+#include "floe/columnar/value_format.h"
 #include "floe/formats/parquet/column_chunk_writer_internal.h"
 #include "floe/formats/parquet/encoding/byte_stream_split.h"
 #include "floe/formats/parquet/encoding/delta_binary_packed.h"
@@ -33,6 +35,15 @@ constexpr int64_t kDictionaryProbeValues = 4096;
 
 bool DictionaryHopeless(int64_t distinct, int64_t values) {
   return values >= kDictionaryProbeValues && distinct * 32 > values * 31;
+}
+
+// A decimal's unscaled value as `width` (1..16) bytes of big-endian two's
+// complement (spec: DECIMAL on FIXED_LEN_BYTE_ARRAY and BYTE_ARRAY).
+void StoreBigEndian(Decimal128Value value, int width, uint8_t* out) {
+  for (int b = width - 1; b >= 0; --b) {
+    out[b] = static_cast<uint8_t>(value);
+    value >>= 8;  // arithmetic: the sign extends
+  }
 }
 
 // INT32, INT64, FLOAT and DOUBLE.
@@ -186,9 +197,34 @@ class FixedWidthWriter final : public ColumnChunkWriterBase {
     ForEachValue(first, n, [&](int64_t k, int64_t i) { dst[k] = convert(src[i]); });
   }
 
+  // TIME and TIMESTAMP in a coarser unit than the floe type's
+  // (WriterColumn::unit_divisor): values are divided, never rounded.
+  Status GatherCoarser(int64_t first, int64_t n, T* dst) {
+    const int64_t divisor = column_.unit_divisor;
+    const auto* src = reinterpret_cast<const int64_t*>(leaf_->values->buffers[1].data());
+    std::optional<int64_t> bad;
+    ForEachValue(first, n, [&](int64_t k, int64_t i) {
+      const int64_t v = src[i];
+      const int64_t q = v / divisor;
+      bool fits = v % divisor == 0;
+      if constexpr (std::is_same_v<T, int32_t>) fits = fits && q >= int64_t{INT32_MIN} && q <= int64_t{INT32_MAX};  // TIME(MILLIS)
+      if (!fits && !bad) bad = v;
+      dst[k] = static_cast<T>(q);
+    });
+    if (!bad) return Status::OK();
+    return Status::InvalidArgument(StrCat("column ", Quote(column_.dotted_path()), ": ", column_.type->ToString(),
+                                          " value ", *bad, " is no whole number of the annotation's unit (",
+                                          divisor, " times coarser)"));
+  }
+
   Status Gather(int64_t first, int64_t n, T* dst) {
     const auto same = [](auto v) { return static_cast<T>(v); };
     const TypeId id = column_.type->id();
+    if constexpr (std::is_integral_v<T>) {
+      if (column_.unit_divisor != 1 && (id == TypeId::kTime64 || id == TypeId::kTimestamp)) {
+        return GatherCoarser(first, n, dst);
+      }
+    }
     if constexpr (std::is_same_v<T, int32_t>) {
       switch (id) {
         case TypeId::kInt8: GatherFrom<int8_t>(first, n, dst, same); return Status::OK();
@@ -546,16 +582,24 @@ class BytesWriter final : public ColumnChunkWriterBase {
   }
 
   bool Less(std::string_view a, std::string_view b) const {
-    if constexpr (kFixed) {
-      if (sort_order_ == ColumnSortOrder::kSignedBytes) {
-        return CompareStatisticsValues(Type::FIXED_LEN_BYTE_ARRAY, sort_order_, a, b) < 0;
-      }
-    }
+    if (sort_order_ == ColumnSortOrder::kSignedBytes) return CompareStatisticsValues(column_.physical_type, sort_order_, a, b) < 0;
     return a < b;  // unsigned byte-wise
   }
 
   Status GatherVariable(int64_t first, int64_t n, std::vector<int32_t>* offsets, std::vector<uint8_t>* data) {
     const ArrayData& a = *leaf_->values;
+    if (column_.type->id() == TypeId::kDecimal128) {
+      // All in the precision's width, so that bounds compare at one size.
+      const auto* src = reinterpret_cast<const Decimal128Value*>(a.buffers[1].data());
+      const int width = DecimalByteWidth(column_.type->precision());
+      ForEachValue(first, n, [&](int64_t, int64_t i) {
+        const size_t at = data->size();
+        data->resize(at + static_cast<size_t>(width));
+        StoreBigEndian(src[i], width, data->data() + at);
+        offsets->push_back(static_cast<int32_t>(data->size()));
+      });
+      return CheckSize(data->size(), 0);
+    }
     const int32_t* src_offsets = reinterpret_cast<const int32_t*>(a.buffers[1].data());
     const uint8_t* src = a.buffers[2].data();
     if (auto start = TakeContiguous(n)) {
@@ -587,19 +631,12 @@ class BytesWriter final : public ColumnChunkWriterBase {
     data->resize(old + static_cast<size_t>(n * width_));
     uint8_t* dst = data->data() + old;
     if (column_.type->id() == TypeId::kDecimal128) {
-      // Big-endian two's complement in width_ bytes (spec: DECIMAL on FIXED_LEN_BYTE_ARRAY).
       const auto* src = reinterpret_cast<const Decimal128Value*>(a.buffers[1].data());
       const int w = width_;
-      ForEachValue(first, n, [&](int64_t k, int64_t i) {
-        auto v = static_cast<unsigned __int128>(src[i]);
-        uint8_t* p = dst + k * w;
-        for (int b = w - 1; b >= 0; --b) {
-          p[b] = static_cast<uint8_t>(v);
-          v >>= 8;
-        }
-      });
+      ForEachValue(first, n, [&](int64_t k, int64_t i) { StoreBigEndian(src[i], w, dst + k * w); });
       return Status::OK();
     }
+    if (column_.type->id() == TypeId::kInterval) return GatherIntervals(first, n, dst);
     const uint8_t* src = a.buffers[1].data();
     const size_t w = static_cast<size_t>(width_);
     if (auto start = TakeContiguous(n)) {
@@ -608,6 +645,32 @@ class BytesWriter final : public ColumnChunkWriterBase {
     }
     ForEachValue(first, n, [&](int64_t k, int64_t i) { std::memcpy(dst + static_cast<size_t>(k) * w, src + static_cast<size_t>(i) * w, w); });
     return Status::OK();
+  }
+
+  // spec (ConvertedType INTERVAL): three little-endian unsigned 32-bit
+  // integers, months, days and milliseconds. An interval with a negative
+  // part or a fraction of a millisecond has no such form: InvalidArgument.
+  Status GatherIntervals(int64_t first, int64_t n, uint8_t* dst) {
+    constexpr int64_t kNanosPerMilli = 1'000'000;
+    const auto* src = reinterpret_cast<const MonthDayNano*>(leaf_->values->buffers[1].data());
+    std::optional<MonthDayNano> bad;
+    ForEachValue(first, n, [&](int64_t k, int64_t i) {
+      const MonthDayNano& v = src[i];
+      const int64_t millis = v.nanoseconds / kNanosPerMilli;
+      if (!bad && (v.months < 0 || v.days < 0 || v.nanoseconds < 0 || v.nanoseconds % kNanosPerMilli != 0 ||
+                   millis > std::numeric_limits<uint32_t>::max())) {
+        bad = v;
+      }
+      const uint32_t parts[3] = {static_cast<uint32_t>(v.months), static_cast<uint32_t>(v.days),
+                                 static_cast<uint32_t>(millis)};
+      std::memcpy(dst + k * 12, parts, 12);
+    });
+    if (!bad) return Status::OK();
+    std::string text;
+    value_format::AppendInterval(*bad, &text);
+    return Status::InvalidArgument(StrCat("column ", Quote(column_.dotted_path()), ": interval ", Quote(text),
+                                          " has no Parquet INTERVAL form (non-negative months, days and whole "
+                                          "milliseconds below 2^32)"));
   }
 
   const int32_t width_;

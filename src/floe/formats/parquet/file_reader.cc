@@ -72,7 +72,7 @@ Status ParquetFileReader::Init(const std::string& path, int64_t footer_guess) {
     metadata_ = std::make_shared<const FileMetaData>(std::move(decoded).value());
     if (options_.footer_cache) options_.footer_cache->Put(path, size, metadata_);
   }
-  auto schema = ParquetSchema::Make(metadata_->schema);
+  auto schema = ParquetSchema::Make(metadata_->schema, metadata_->column_orders);
   if (!schema.ok()) return schema.status().WithContext(name);
   schema_ = std::move(schema).value();
   int64_t rows = 0;

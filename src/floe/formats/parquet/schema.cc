@@ -3,6 +3,8 @@
 #include <variant>
 
 #include "floe/base/strings.h"
+#include "floe/formats/parquet/field_annotation.h"
+#include "floe/formats/parquet/schema_writer.h"
 
 namespace floe::parquet {
 namespace {
@@ -20,6 +22,38 @@ bool IsListAnnotated(const SchemaNode& n) {
 bool IsMapAnnotated(const SchemaNode& n) {
   if (n.logical_type && std::holds_alternative<MapType>(*n.logical_type)) return true;
   return n.converted_type == ConvertedType::MAP || n.converted_type == ConvertedType::MAP_KEY_VALUE;
+}
+
+// The field annotation (field_annotation.h) of node `n` read as `type`:
+// what the writer's default mapping of `type` would not reproduce.
+KeyValueMetadata AnnotationOf(const SchemaNode& n, const TypePtr& type) {
+  KeyValueMetadata out;
+  const std::optional<LogicalType> logical = EffectiveLogicalType(n);
+  if (!n.is_leaf()) {
+    // A VARIANT group reads as the struct of its fields (metadata, value, typed_value).
+    if (logical && std::holds_alternative<VariantType>(*logical)) {
+      out.emplace_back(kLogicalTypeKey, LogicalTypeText(*logical));
+    }
+    return out;
+  }
+  if (*n.physical_type == Type::INT96) {
+    out.emplace_back(kPhysicalTypeKey, TypeName(Type::INT96));  // INT96 has no annotation
+    return out;
+  }
+  SchemaElement written;
+  if (!DefaultLeafElement(*type, &written).ok()) return out;
+  if (logical && logical != written.logicalType) {
+    out.emplace_back(kLogicalTypeKey, LogicalTypeText(*logical));
+    // The physical type the annotation implies (INT32 for TIME(MILLIS), ...).
+    auto annotated = MakeWriterSchema(Schema({floe::Field(n.name, type, true, out)}));
+    if (!annotated.ok()) return out;
+    written = annotated->elements.back();
+  }
+  if (*n.physical_type != written.type ||
+      (n.physical_type == Type::FIXED_LEN_BYTE_ARRAY && n.type_length != written.type_length)) {
+    out.emplace_back(kPhysicalTypeKey, PhysicalTypeText(*n.physical_type, n.type_length));
+  }
+  return out;
 }
 
 class PlanBuilder {
@@ -48,7 +82,7 @@ class PlanBuilder {
       const ColumnDescriptor& c = columns_[static_cast<size_t>(n.column)];
       FieldPlan p;
       p.kind = FieldPlan::Kind::kPrimitive;
-      p.field = floe::Field(n.name, c.type, nullable, {}, n.field_id);
+      p.field = floe::Field(n.name, c.type, nullable, AnnotationOf(n, c.type), n.field_id);
       p.node = i;
       p.def_level = n.max_definition_level;
       p.column = n.column;
@@ -71,7 +105,8 @@ class PlanBuilder {
       fields.push_back(c.field);
       p.children.push_back(std::move(c));
     }
-    p.field = floe::Field(n.name, DataType::Struct(std::move(fields)), nullable, {}, n.field_id);
+    TypePtr type = DataType::Struct(std::move(fields));
+    p.field = floe::Field(n.name, type, nullable, AnnotationOf(n, type), n.field_id);
     return p;
   }
 
@@ -164,7 +199,8 @@ std::string ColumnDescriptor::dotted_path() const {
   return out;
 }
 
-Result<ParquetSchema> ParquetSchema::Make(const std::vector<SchemaElement>& elements) {
+Result<ParquetSchema> ParquetSchema::Make(const std::vector<SchemaElement>& elements,
+                                          const std::optional<std::vector<ColumnOrder>>& column_orders) {
   if (elements.empty()) return Status::Corrupt("schema: no elements (not even the root)");
   ParquetSchema s;
   s.nodes_.reserve(elements.size());
@@ -235,6 +271,13 @@ Result<ParquetSchema> ParquetSchema::Make(const std::vector<SchemaElement>& elem
       }
       FLOE_RETURN_IF_ERROR(LeafType(n, &c.type, &c.conversion));
       n.column = static_cast<int>(s.columns_.size());
+      std::optional<ColumnOrder> order;
+      if (column_orders) {
+        // A list without this column's entry gives it no known order (0 is no ColumnOrder member).
+        order = static_cast<size_t>(n.column) < column_orders->size() ? (*column_orders)[static_cast<size_t>(n.column)]
+                                                                       : static_cast<ColumnOrder>(0);
+      }
+      c.statistics_order = StatisticsOrderOf(n, c, order);
       s.columns_.push_back(std::move(c));
     }
     s.nodes_.push_back(std::move(n));

@@ -53,6 +53,24 @@ enum class ValueConversion : uint8_t {
   kDecimalFromInt64,
   kDecimalFromBytes,  // big-endian two's complement of 1..16 bytes
   kFloat16ToFloat32,
+  kIntervalFromFixed,  // INTERVAL: FIXED_LEN_BYTE_ARRAY(12) of months, days, millis -> interval
+};
+
+// The order of a column's min_value/max_value statistics (and column index
+// bounds), as far as a reader can use it. spec (parquet.thrift ColumnOrder):
+// "If the reader does not support the value of this union, min and max stats
+// for this column should be ignored."
+enum class StatisticsOrder : uint8_t {
+  // TYPE_ORDER: the order of the column's logical or physical type. Also
+  // assumed for a footer without column_orders (files of writers that set
+  // min_value without them read as those writers meant).
+  kTypeDefined,
+  kIeee754Total,    // IEEE_754_TOTAL_ORDER on FLOAT, DOUBLE or FLOAT16
+  kInt96Timestamp,  // INT96_TIMESTAMP_ORDER on INT96: days, then nanoseconds, both signed
+  // No usable order, min/max ignored: an order floe does not know, one the
+  // spec does not allow for the column's type, INT96 under TYPE_ORDER, or a
+  // type whose order the spec leaves undefined (INTERVAL, GEOMETRY, GEOGRAPHY).
+  kNone,
 };
 
 // A leaf column: what one column chunk of every row group holds.
@@ -65,6 +83,7 @@ struct ColumnDescriptor {
   int16_t max_repetition_level = 0;
   TypePtr type;  // the floe type of one value
   ValueConversion conversion = ValueConversion::kNone;
+  StatisticsOrder statistics_order = StatisticsOrder::kTypeDefined;
 
   // "a.b.c"
   std::string dotted_path() const;
@@ -89,11 +108,15 @@ struct FieldPlan {
 
 class ParquetSchema {
  public:
-  // Builds the tree from a footer's schema list (depth-first, root first).
+  // Builds the tree from a footer's schema list (depth-first, root first)
+  // and its column_orders (one per leaf column; absent in old files).
   // Corrupt when the list is inconsistent (children counts, a leaf without a
   // type, a bad FIXED_LEN_BYTE_ARRAY width, nesting deeper than 128);
   // Unsupported for valid types floe does not read (decimal over 38 digits).
-  static Result<ParquetSchema> Make(const std::vector<SchemaElement>& elements);
+  // Fields whose Parquet annotation floe's types do not carry get it as
+  // field metadata (field_annotation.h).
+  static Result<ParquetSchema> Make(const std::vector<SchemaElement>& elements,
+                                    const std::optional<std::vector<ColumnOrder>>& column_orders = std::nullopt);
 
   const std::vector<SchemaNode>& nodes() const { return nodes_; }
   int num_columns() const { return static_cast<int>(columns_.size()); }
@@ -115,9 +138,20 @@ class ParquetSchema {
   Schema schema_;
 };
 
+// The node's logical type: its LogicalType, or where that is absent or from
+// a newer spec, the LogicalType its legacy ConvertedType stands for
+// (TIMESTAMP_MILLIS -> TIMESTAMP(MILLIS, true), ...); nullopt for neither
+// and for ConvertedTypes without one (INTERVAL, MAP_KEY_VALUE).
+std::optional<LogicalType> EffectiveLogicalType(const SchemaNode& node);
+
 // The floe type of a leaf node and the conversion its values need.
 // Corrupt for an annotation that cannot apply to the physical type
 // (e.g. DATE on BYTE_ARRAY), Unsupported for valid ones floe does not read.
 Status LeafType(const SchemaNode& node, TypePtr* type, ValueConversion* conversion);
+
+// The statistics order of leaf `column` (its type and conversion set) under
+// `order`, its entry in FileMetaData.column_orders (nullopt: none given).
+StatisticsOrder StatisticsOrderOf(const SchemaNode& node, const ColumnDescriptor& column,
+                                  std::optional<ColumnOrder> order);
 
 }  // namespace floe::parquet

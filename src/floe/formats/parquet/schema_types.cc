@@ -1,5 +1,5 @@
 // Leaf type mapping: physical type + logical (or legacy converted) type ->
-// floe type. spec: parquet-format LogicalTypes.md; where a file carries only
+// floe type, and the order of a leaf's statistics. spec: parquet-format LogicalTypes.md; where a file carries only
 // a ConvertedType, its documented LogicalType equivalent applies
 // (TIMESTAMP_MILLIS/MICROS and TIME_* are adjusted to UTC).
 
@@ -40,32 +40,6 @@ ValueConversion DecimalConversionFor(Type physical) {
     case Type::INT32: return ValueConversion::kDecimalFromInt32;
     case Type::INT64: return ValueConversion::kDecimalFromInt64;
     default: return ValueConversion::kDecimalFromBytes;
-  }
-}
-
-// The logical type a legacy ConvertedType stands for, when it names one.
-std::optional<LogicalType> FromConverted(const SchemaNode& node) {
-  if (!node.converted_type) return std::nullopt;
-  switch (*node.converted_type) {
-    case ConvertedType::UTF8: return StringType{};
-    case ConvertedType::ENUM: return EnumType{};
-    case ConvertedType::JSON: return JsonType{};
-    case ConvertedType::BSON: return BsonType{};
-    case ConvertedType::DATE: return DateType{};
-    case ConvertedType::DECIMAL: return DecimalType{node.scale, node.precision};
-    case ConvertedType::TIME_MILLIS: return TimeType{true, TimeUnit::MILLIS};
-    case ConvertedType::TIME_MICROS: return TimeType{true, TimeUnit::MICROS};
-    case ConvertedType::TIMESTAMP_MILLIS: return TimestampType{true, TimeUnit::MILLIS};
-    case ConvertedType::TIMESTAMP_MICROS: return TimestampType{true, TimeUnit::MICROS};
-    case ConvertedType::UINT_8: return IntType{8, false};
-    case ConvertedType::UINT_16: return IntType{16, false};
-    case ConvertedType::UINT_32: return IntType{32, false};
-    case ConvertedType::UINT_64: return IntType{64, false};
-    case ConvertedType::INT_8: return IntType{8, true};
-    case ConvertedType::INT_16: return IntType{16, true};
-    case ConvertedType::INT_32: return IntType{32, true};
-    case ConvertedType::INT_64: return IntType{64, true};
-    default: return std::nullopt;  // INTERVAL and group annotations: handled by the caller
   }
 }
 
@@ -111,19 +85,71 @@ Status TimeOrTimestamp(const SchemaNode& node, bool timestamp, bool utc, TimeUni
   return Status::OK();
 }
 
+bool IsFloatingPoint(const ColumnDescriptor& c) {
+  return c.physical_type == Type::FLOAT || c.physical_type == Type::DOUBLE ||
+         c.conversion == ValueConversion::kFloat16ToFloat32;
+}
+
 }  // namespace
+
+std::optional<LogicalType> EffectiveLogicalType(const SchemaNode& node) {
+  // A LogicalType member from a newer spec falls back to the ConvertedType.
+  if (node.logical_type && !std::holds_alternative<UnknownUnionMember>(*node.logical_type)) return node.logical_type;
+  if (!node.converted_type) return std::nullopt;
+  switch (*node.converted_type) {
+    case ConvertedType::UTF8: return StringType{};
+    case ConvertedType::MAP: return MapType{};
+    case ConvertedType::LIST: return ListType{};
+    case ConvertedType::ENUM: return EnumType{};
+    case ConvertedType::JSON: return JsonType{};
+    case ConvertedType::BSON: return BsonType{};
+    case ConvertedType::DATE: return DateType{};
+    case ConvertedType::DECIMAL: return DecimalType{node.scale, node.precision};
+    case ConvertedType::TIME_MILLIS: return TimeType{true, TimeUnit::MILLIS};
+    case ConvertedType::TIME_MICROS: return TimeType{true, TimeUnit::MICROS};
+    case ConvertedType::TIMESTAMP_MILLIS: return TimestampType{true, TimeUnit::MILLIS};
+    case ConvertedType::TIMESTAMP_MICROS: return TimestampType{true, TimeUnit::MICROS};
+    case ConvertedType::UINT_8: return IntType{8, false};
+    case ConvertedType::UINT_16: return IntType{16, false};
+    case ConvertedType::UINT_32: return IntType{32, false};
+    case ConvertedType::UINT_64: return IntType{64, false};
+    case ConvertedType::INT_8: return IntType{8, true};
+    case ConvertedType::INT_16: return IntType{16, true};
+    case ConvertedType::INT_32: return IntType{32, true};
+    case ConvertedType::INT_64: return IntType{64, true};
+    default: return std::nullopt;  // INTERVAL (no LogicalType member), MAP_KEY_VALUE
+  }
+}
+
+StatisticsOrder StatisticsOrderOf(const SchemaNode& node, const ColumnDescriptor& column,
+                                  std::optional<ColumnOrder> order) {
+  // spec (ColumnOrder, TYPE_ORDER): "INTERVAL - undefined", "GEOMETRY -
+  // undefined", "GEOGRAPHY - undefined".
+  const std::optional<LogicalType> logical = EffectiveLogicalType(node);
+  if (column.type->id() == TypeId::kInterval ||
+      (logical && (std::holds_alternative<GeometryType>(*logical) || std::holds_alternative<GeographyType>(*logical)))) {
+    return StatisticsOrder::kNone;
+  }
+  const bool int96 = column.physical_type == Type::INT96;
+  switch (order.value_or(ColumnOrder::TYPE_ORDER)) {
+    case ColumnOrder::TYPE_ORDER:
+      // spec: "If TYPE_ORDER is used for an INT96 column, readers should ignore all statistics".
+      return int96 ? StatisticsOrder::kNone : StatisticsOrder::kTypeDefined;
+    case ColumnOrder::IEEE_754_TOTAL_ORDER:
+      // spec: "Only columns of physical type FLOAT or DOUBLE, or logical type FLOAT16 may use this ordering."
+      return IsFloatingPoint(column) ? StatisticsOrder::kIeee754Total : StatisticsOrder::kNone;
+    case ColumnOrder::INT96_TIMESTAMP_ORDER:
+      // spec: "Only columns of physical type INT96 may use this ordering."
+      return int96 ? StatisticsOrder::kInt96Timestamp : StatisticsOrder::kNone;
+  }
+  return StatisticsOrder::kNone;  // an order from a newer spec
+}
 
 Status LeafType(const SchemaNode& node, TypePtr* type, ValueConversion* conversion) {
   *conversion = ValueConversion::kNone;
   const Type physical = *node.physical_type;
-  // A LogicalType member from a newer spec falls back to the ConvertedType.
-  const std::optional<LogicalType> converted = FromConverted(node);
-  const LogicalType* logical = nullptr;
-  if (node.logical_type && !std::holds_alternative<UnknownUnionMember>(*node.logical_type)) {
-    logical = &*node.logical_type;
-  } else if (converted) {
-    logical = &*converted;
-  }
+  const std::optional<LogicalType> effective = EffectiveLogicalType(node);
+  const LogicalType* logical = effective ? &*effective : nullptr;
 
   if (logical) {
     if (const auto* d = std::get_if<DecimalType>(logical)) {
@@ -168,6 +194,16 @@ Status LeafType(const SchemaNode& node, TypePtr* type, ValueConversion* conversi
       return Status::OK();
     }
     // BSON, VARIANT, GEOMETRY, GEOGRAPHY: annotated binary, read as bytes.
+  }
+  if (node.converted_type == ConvertedType::INTERVAL) {
+    // spec (ConvertedType INTERVAL): "a FIXED_LEN_BYTE_ARRAY of length 12".
+    if (physical != Type::FIXED_LEN_BYTE_ARRAY || node.type_length != 12) {
+      return Status::Corrupt(StrCat("column ", Quote(node.name), ": INTERVAL annotation on ", TypeName(physical),
+                                    physical == Type::FIXED_LEN_BYTE_ARRAY ? StrCat("(", node.type_length, ")") : ""));
+    }
+    *type = DataType::Interval();
+    *conversion = ValueConversion::kIntervalFromFixed;
+    return Status::OK();
   }
 
   switch (physical) {

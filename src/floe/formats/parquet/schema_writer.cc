@@ -1,6 +1,9 @@
 #include "floe/formats/parquet/schema_writer.h"
 
+#include <variant>
+
 #include "floe/base/strings.h"
+#include "floe/formats/parquet/field_annotation.h"
 
 namespace floe::parquet {
 namespace {
@@ -39,6 +42,7 @@ class Builder {
           return Status::Unsupported(StrCat("field ", Quote(Join(path)), ": Parquet cannot store a struct without fields"));
         }
         el.num_children = type.num_fields();
+        FLOE_RETURN_IF_ERROR(AnnotateGroup(field, Join(path), &el));
         out_->elements.push_back(std::move(el));
         for (int i = 0; i < type.num_fields(); ++i) {
           std::vector<ShredStep> s = steps;
@@ -97,8 +101,10 @@ class Builder {
 
     FLOE_RETURN_IF_ERROR(AnnotateLeaf(type, Join(path), &el));
     WriterColumn column;
+    FLOE_RETURN_IF_ERROR(ApplyAnnotation(field, Join(path), &el, &column));
     if (auto it = options_.storage.find(Join(path)); it != options_.storage.end()) {
       column.storage = it->second;
+      if (it->second == LeafStorage::kInt96) column.unit_divisor = 1;  // INT96 takes the floe unit's values
       FLOE_RETURN_IF_ERROR(ApplyStorage(type, Join(path), it->second, &el));
     }
     column.path = std::move(path);
@@ -108,12 +114,15 @@ class Builder {
     column.max_definition_level = def;
     column.max_repetition_level = rep;
     column.type = field.type;
+    column.logical_type = el.logicalType;
     steps.push_back({ShredStep::Kind::kLeaf, nullable, 0, 0});
     column.steps = std::move(steps);
     out_->elements.push_back(std::move(el));
     out_->columns.push_back(std::move(column));
     return Status::OK();
   }
+
+  static Status DefaultLeafElement(const DataType& type, SchemaElement* el) { return AnnotateLeaf(type, "", el); }
 
  private:
   static std::string Join(const std::vector<std::string>& path) {
@@ -156,6 +165,134 @@ class Builder {
         return Status::OK();
     }
     return Status::OK();
+  }
+
+  // A group's annotation metadata: VARIANT is the one a struct may take.
+  static Status AnnotateGroup(const Field& field, const std::string& path, SchemaElement* el) {
+    if (FindMetadata(field.metadata, kPhysicalTypeKey)) {
+      return Status::InvalidArgument(StrCat("field ", Quote(path), ": a group has no physical type"));
+    }
+    const std::optional<std::string_view> text = FindMetadata(field.metadata, kLogicalTypeKey);
+    if (!text) return Status::OK();
+    auto logical = ParseLogicalType(*text);
+    if (!logical.ok()) return logical.status().WithContext(StrCat("field ", Quote(path)));
+    if (!std::holds_alternative<VariantType>(*logical)) {
+      return Status::InvalidArgument(StrCat("field ", Quote(path), ": ", kLogicalTypeKey, " ", *text,
+                                            " does not fit a struct (VARIANT does)"));
+    }
+    el->logicalType = *logical;
+    return Status::OK();
+  }
+
+  // A leaf's annotation metadata (field_annotation.h), over the default
+  // annotation in *el: accepted when the leaf reads back as the same floe type.
+  static Status ApplyAnnotation(const Field& field, const std::string& path, SchemaElement* el,
+                                WriterColumn* column) {
+    const DataType& type = *field.type;
+    if (const std::optional<std::string_view> text = FindMetadata(field.metadata, kLogicalTypeKey)) {
+      auto logical = ParseLogicalType(*text);
+      if (!logical.ok()) return logical.status().WithContext(StrCat("field ", Quote(path)));
+      if (*logical != el->logicalType && !ApplyLogicalType(type, *logical, el, column)) {
+        return Status::InvalidArgument(
+            StrCat("field ", Quote(path), ": ", kLogicalTypeKey, " ", *text, " does not fit ", type.ToString()));
+      }
+    }
+    if (const std::optional<std::string_view> text = FindMetadata(field.metadata, kPhysicalTypeKey)) {
+      auto physical = ParsePhysicalType(*text);
+      if (!physical.ok()) return physical.status().WithContext(StrCat("field ", Quote(path)));
+      const bool same = physical->type == el->type &&
+                        (physical->type != Type::FIXED_LEN_BYTE_ARRAY || physical->type_length == el->type_length);
+      if (!same && !ApplyPhysicalType(type, *physical, el, column)) {
+        return Status::InvalidArgument(
+            StrCat("field ", Quote(path), ": ", kPhysicalTypeKey, " ", *text, " does not fit ", type.ToString()));
+      }
+    }
+    return Status::OK();
+  }
+
+  // Sets `logical` on a leaf of `type`; false when the leaf would not read
+  // back as `type` (schema_types.cc is the reading side).
+  static bool ApplyLogicalType(const DataType& type, const LogicalType& logical, SchemaElement* el,
+                               WriterColumn* column) {
+    const TypeId id = type.id();
+    const auto set = [&](std::optional<ConvertedType> converted) {
+      el->logicalType = logical;
+      el->converted_type = converted;
+      return true;
+    };
+    if (std::holds_alternative<EnumType>(logical) && id == TypeId::kString) return set(ConvertedType::ENUM);
+    if (std::holds_alternative<JsonType>(logical) && id == TypeId::kString) return set(ConvertedType::JSON);
+    if (std::holds_alternative<BsonType>(logical) && id == TypeId::kBinary) return set(ConvertedType::BSON);
+    if ((std::holds_alternative<GeometryType>(logical) || std::holds_alternative<GeographyType>(logical)) &&
+        id == TypeId::kBinary) {
+      return set(std::nullopt);  // spec: "no compatible ConvertedType"
+    }
+    if (const auto* i = std::get_if<IntType>(&logical); i && i->isSigned) {
+      if (i->bitWidth == 32 && id == TypeId::kInt32) return set(ConvertedType::INT_32);
+      if (i->bitWidth == 64 && id == TypeId::kInt64) return set(ConvertedType::INT_64);
+      return false;
+    }
+    if (std::holds_alternative<Float16Type>(logical) && id == TypeId::kFloat32) {
+      column->storage = LeafStorage::kFloat16;
+      return ApplyStorage(type, "", LeafStorage::kFloat16, el).ok();
+    }
+    // TIME and TIMESTAMP in MILLIS read back in micros; MICROS and NANOS as they are.
+    const auto unit_fits = [&](TimeUnit unit) {
+      return unit == TimeUnit::NANOS ? type.unit() == floe::TimeUnit::kNano : type.unit() == floe::TimeUnit::kMicro;
+    };
+    if (const auto* t = std::get_if<TimeType>(&logical); t && id == TypeId::kTime64 && unit_fits(t->unit)) {
+      // The legacy TIME_* types mean adjusted to UTC (LogicalTypes.md).
+      const bool millis = t->unit == TimeUnit::MILLIS;
+      el->type = millis ? Type::INT32 : Type::INT64;
+      column->unit_divisor = millis ? 1000 : 1;
+      if (!t->isAdjustedToUTC || t->unit == TimeUnit::NANOS) return set(std::nullopt);
+      return set(millis ? ConvertedType::TIME_MILLIS : ConvertedType::TIME_MICROS);
+    }
+    if (const auto* t = std::get_if<TimestampType>(&logical);
+        t && id == TypeId::kTimestamp && unit_fits(t->unit) && t->isAdjustedToUTC == !type.timezone().empty()) {
+      const bool millis = t->unit == TimeUnit::MILLIS;
+      column->unit_divisor = millis ? 1000 : 1;
+      if (!t->isAdjustedToUTC || t->unit == TimeUnit::NANOS) return set(std::nullopt);
+      return set(millis ? ConvertedType::TIMESTAMP_MILLIS : ConvertedType::TIMESTAMP_MICROS);
+    }
+    return false;
+  }
+
+  // Stores a leaf of `type` as `physical`; false when that form does not hold it.
+  static bool ApplyPhysicalType(const DataType& type, const PhysicalTypeSpec& physical, SchemaElement* el,
+                                WriterColumn* column) {
+    const auto set = [&] {
+      el->type = physical.type;
+      if (physical.type == Type::FIXED_LEN_BYTE_ARRAY) {
+        el->type_length = physical.type_length;
+      } else {
+        el->type_length.reset();
+      }
+      return true;
+    };
+    switch (type.id()) {
+      case TypeId::kTimestamp:
+        if (physical.type != Type::INT96) return false;
+        column->storage = LeafStorage::kInt96;
+        column->unit_divisor = 1;
+        return ApplyStorage(type, "", LeafStorage::kInt96, el).ok();
+      case TypeId::kDecimal128: {
+        // spec (DECIMAL): INT32 for precision <= 9, INT64 for <= 18, a
+        // FIXED_LEN_BYTE_ARRAY wide enough, or BYTE_ARRAY; floe reads fixed
+        // widths up to 16 bytes.
+        const int32_t p = type.precision();
+        switch (physical.type) {
+          case Type::INT32: return p <= kMaxInt32DecimalPrecision && set();
+          case Type::INT64: return p <= kMaxInt64DecimalPrecision && set();
+          case Type::BYTE_ARRAY: return set();
+          case Type::FIXED_LEN_BYTE_ARRAY:
+            return physical.type_length >= DecimalByteWidth(p) && physical.type_length <= 16 && set();
+          default: return false;
+        }
+      }
+      case TypeId::kNull: return set();  // spec (UNKNOWN): "allowed for any physical type"
+      default: return false;
+    }
   }
 
   static Status AnnotateLeaf(const DataType& type, const std::string& path, SchemaElement* el) {
@@ -229,6 +366,12 @@ class Builder {
         el->type_length = 16;
         el->logicalType = UUIDType{};
         return Status::OK();
+      case TypeId::kInterval:
+        // spec (ConvertedType INTERVAL): FIXED_LEN_BYTE_ARRAY(12); LogicalType has no member for it.
+        el->type = Type::FIXED_LEN_BYTE_ARRAY;
+        el->type_length = 12;
+        el->converted_type = ConvertedType::INTERVAL;
+        return Status::OK();
       default: break;
     }
     return Status::Unsupported(StrCat("field ", Quote(path), ": type ", type.ToString(), " has no Parquet mapping"));
@@ -244,6 +387,10 @@ std::string WriterColumn::dotted_path() const {
   std::string s;
   for (const auto& p : path) s += (s.empty() ? "" : ".") + p;
   return s;
+}
+
+Status DefaultLeafElement(const DataType& type, SchemaElement* element) {
+  return Builder::DefaultLeafElement(type, element);
 }
 
 int32_t DecimalByteWidth(int32_t precision) {

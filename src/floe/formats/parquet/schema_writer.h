@@ -13,7 +13,11 @@
 //   map    <rep> group <name> (MAP)  { repeated group key_value { required <k> key; <rep> <v> value; } }
 //   struct <rep> group <name> { fields... }
 // Each element carries the logicalType and, where the spec lists one, the
-// legacy converted_type; field ids come from Field::field_id.
+// legacy converted_type; field ids come from Field::field_id. A field's
+// annotation metadata (field_annotation.h: PARQUET:logical_type,
+// PARQUET:physical_type) replaces the default annotation or physical type
+// when the result reads back as the same floe type; an interval is written
+// FIXED_LEN_BYTE_ARRAY(12) annotated INTERVAL (months, days, milliseconds).
 //
 // Thread safety: pure functions.
 
@@ -21,6 +25,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -72,6 +77,11 @@ struct WriterColumn {
   int16_t max_repetition_level = 0;
   TypePtr type;                  // the floe type of the leaf values
   LeafStorage storage = LeafStorage::kDefault;
+  std::optional<LogicalType> logical_type;  // the leaf's annotation as written
+  // The Parquet values are the floe values divided by this: 1000 for a
+  // time64[us] or timestamp[us] written in MILLIS. Values it does not divide
+  // are rejected (InvalidArgument), never rounded.
+  int64_t unit_divisor = 1;
   std::vector<ShredStep> steps;  // from the top-level field (steps[0]) to the leaf (last, kLeaf)
 
   // "a.b.c"
@@ -88,8 +98,15 @@ struct WriterSchema {
 // key is nullable; InvalidArgument for an empty field name. A null-typed
 // field is written OPTIONAL INT32 annotated UNKNOWN, whatever its
 // nullability. InvalidArgument when `options` give kInt96 to a leaf that is
-// no timestamp or kFloat16 to one that is no float32.
+// no timestamp or kFloat16 to one that is no float32, and for annotation
+// metadata that does not parse or does not fit the field's type (JSON on an
+// int32, TIMESTAMP(MILLIS,true) on a timestamp without zone).
 Result<WriterSchema> MakeWriterSchema(const Schema& schema, const WriterSchemaOptions& options = {});
+
+// The leaf element (type, type_length, logicalType, converted_type, scale,
+// precision) the writer gives a field of `type` without annotation metadata.
+// Unsupported for nested types and what Parquet cannot hold.
+Status DefaultLeafElement(const DataType& type, SchemaElement* element);
 
 // Bytes of a FIXED_LEN_BYTE_ARRAY that holds every decimal of `precision`
 // digits (two's complement): 1 for 1-2 digits ... 16 for 37-38.

@@ -1,5 +1,6 @@
 #include "floe/formats/parquet/statistics.h"
 
+#include <cmath>
 #include <cstring>
 
 #include "floe/base/strings.h"
@@ -42,6 +43,25 @@ Decimal128Value DecimalFromBigEndian(std::string_view v) {
 
 std::string Invalid(std::string_view v) { return StrCat("<", v.size(), " bytes: invalid>"); }
 
+// Whether `v` is a NaN of a floating-point column (FLOAT, DOUBLE, FLOAT16).
+bool IsNaN(const ColumnDescriptor& c, std::string_view v) {
+  if (c.physical_type == Type::FLOAT && v.size() == 4) return std::isnan(Load<float>(v));
+  if (c.physical_type == Type::DOUBLE && v.size() == 8) return std::isnan(Load<double>(v));
+  if (c.conversion == ValueConversion::kFloat16ToFloat32 && v.size() == 2) {
+    return std::isnan(encoding::HalfToFloat(Load<uint16_t>(v)));
+  }
+  return false;
+}
+
+// spec (ColumnOrder): under TYPE_ORDER "If the min is a NaN, it should be
+// ignored. If the max is a NaN, it should be ignored."; under
+// IEEE_754_TOTAL_ORDER a NaN bound means every non-null value is NaN, so no
+// number bounds them. Either way a NaN is no bound for a comparison.
+void DropNaNBounds(const ColumnDescriptor& column, ColumnStatistics* stats) {
+  if (stats->min && IsNaN(column, *stats->min)) stats->min.reset();
+  if (stats->max && IsNaN(column, *stats->max)) stats->max.reset();
+}
+
 }  // namespace
 
 ColumnStatistics EffectiveStatistics(const ColumnDescriptor& column, const Statistics& stats) {
@@ -49,15 +69,32 @@ ColumnStatistics EffectiveStatistics(const ColumnDescriptor& column, const Stati
   out.null_count = stats.null_count;
   out.distinct_count = stats.distinct_count;
   out.nan_count = stats.nan_count;
-  if (stats.min_value || stats.max_value) {
+  if ((stats.min_value || stats.max_value) && column.statistics_order != StatisticsOrder::kNone) {
     out.min = stats.min_value;
     out.max = stats.max_value;
     out.min_exact = stats.is_min_value_exact.value_or(true);
     out.max_exact = stats.is_max_value_exact.value_or(true);
   } else if ((stats.min || stats.max) && SignedOrderIsRight(column)) {
+    // spec: "The obsolete min and max fields ... are always sorted by signed
+    // comparison regardless of column_orders."
     out.min = stats.min;
     out.max = stats.max;
     out.from_deprecated_fields = true;
+  }
+  DropNaNBounds(column, &out);
+  return out;
+}
+
+ColumnStatistics PageStatistics(const ColumnDescriptor& column, const ColumnIndex& index, size_t page) {
+  ColumnStatistics out;
+  if (index.null_counts && page < index.null_counts->size()) out.null_count = (*index.null_counts)[page];
+  if (index.nan_counts && page < index.nan_counts->size()) out.nan_count = (*index.nan_counts)[page];
+  const bool null_page = page < index.null_pages.size() && index.null_pages[page];
+  if (!null_page && column.statistics_order != StatisticsOrder::kNone && page < index.min_values.size() &&
+      page < index.max_values.size()) {
+    out.min = index.min_values[page];
+    out.max = index.max_values[page];
+    DropNaNBounds(column, &out);
   }
   return out;
 }

@@ -1,10 +1,13 @@
 // Column chunk and page statistics as a reader may trust them.
 //
 // spec: parquet.thrift Statistics and ColumnOrder. min_value/max_value follow
-// the column's sort order. The deprecated min/max were written under signed
-// byte-wise order by old writers (PARQUET-686), which is wrong for strings,
-// decimals in bytes, unsigned integers and INT96, so they are used only for
-// types whose signed order is the right one.
+// the column's order (ColumnDescriptor::statistics_order) and are ignored
+// where that order is unknown or undefined; a NaN is never a bound (TYPE_ORDER
+// ignores NaN bounds, IEEE_754_TOTAL_ORDER writes them only when every value
+// is NaN). The deprecated min/max were written under signed byte-wise order
+// by old writers (PARQUET-686), which is wrong for strings, decimals in bytes,
+// unsigned integers and INT96, so they are used only for types whose signed
+// order is the right one.
 //
 // Thread safety: pure functions.
 
@@ -42,6 +45,11 @@ std::string PlainValue(T value) {
 
 // The bounds and counts of `stats` that are valid for `column`.
 ColumnStatistics EffectiveStatistics(const ColumnDescriptor& column, const Statistics& stats);
+
+// The same for page `page` of a column index: its bounds (none for a null
+// page), null and NaN counts. The page index has no exactness flags; its
+// bounds may be truncated, which keeps them bounds.
+ColumnStatistics PageStatistics(const ColumnDescriptor& column, const ColumnIndex& index, size_t page);
 
 // A statistics value as text in the column's logical type ("2026-10-21",
 // "12.50", "'Lisbon'"); "<n bytes: invalid>" when its size does not fit.

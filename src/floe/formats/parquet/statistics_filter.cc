@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "floe/formats/parquet/encoding/float16.h"
 #include "floe/formats/parquet/record_batch_reader.h"
 #include "floe/formats/parquet/statistics_writer.h"
 
@@ -11,10 +12,15 @@ namespace floe::parquet {
 namespace {
 
 template <typename T>
-bool IsNaN(std::string_view v) {
+T Load(std::string_view v) {
   T x;
   std::memcpy(&x, v.data(), sizeof(T));
-  return std::isnan(x);
+  return x;
+}
+
+template <typename T>
+bool IsNaN(std::string_view v) {
+  return std::isnan(Load<T>(v));
 }
 
 // Big-endian two's complement of any widths (BYTE_ARRAY decimals vary in
@@ -68,6 +74,10 @@ std::string PlainDouble(double value) { return PlainValue(value); }
 std::optional<int> CompareStatisticsValues(const ColumnDescriptor& column, std::string_view a, std::string_view b) {
   // Statistics come from the file: check sizes and orderless values before
   // the writer's comparison, which trusts them.
+  // The values compared are bounds EffectiveStatistics() or PageStatistics()
+  // kept: min_value/max_value under the column's order, or the deprecated
+  // min/max, which are signed and kept only where that is the type's order.
+  if (column.type->id() == TypeId::kInterval) return std::nullopt;  // spec: "INTERVAL - undefined"
   size_t size = 0;
   switch (column.physical_type) {
     case Type::BOOLEAN: size = 1; break;
@@ -76,8 +86,13 @@ std::optional<int> CompareStatisticsValues(const ColumnDescriptor& column, std::
     case Type::INT64:
     case Type::DOUBLE: size = 8; break;
     case Type::FIXED_LEN_BYTE_ARRAY:
-      if (column.conversion == ValueConversion::kFloat16ToFloat32) return std::nullopt;
-      if (column.type_length == 12 && column.type->id() == TypeId::kFixedSizeBinary) return std::nullopt;  // INTERVAL
+      if (column.conversion == ValueConversion::kFloat16ToFloat32) {
+        if (a.size() != 2 || b.size() != 2) return std::nullopt;
+        const float x = encoding::HalfToFloat(Load<uint16_t>(a));
+        const float y = encoding::HalfToFloat(Load<uint16_t>(b));
+        if (std::isnan(x) || std::isnan(y)) return std::nullopt;
+        return x < y ? -1 : (y < x ? 1 : 0);  // by value: -0 and +0 are equal, as a predicate sees them
+      }
       size = static_cast<size_t>(column.type_length);
       break;
     case Type::BYTE_ARRAY:
@@ -86,11 +101,27 @@ std::optional<int> CompareStatisticsValues(const ColumnDescriptor& column, std::
         return CompareSignedBigEndian(a, b);
       }
       break;
-    default: return std::nullopt;  // INT96 has no order
+    case Type::INT96: {
+      // spec (INT96_TIMESTAMP_ORDER; under any other order INT96 has none):
+      // "compare the last 4 bytes (days) as a little-endian 32-bit
+      // signed integer; if equal ..., compare the first 8 bytes as a
+      // little-endian 64-bit signed integer (nanos)".
+      if (column.statistics_order != StatisticsOrder::kInt96Timestamp || a.size() != 12 || b.size() != 12) {
+        return std::nullopt;
+      }
+      const int32_t day_a = Load<int32_t>(a.substr(8));
+      const int32_t day_b = Load<int32_t>(b.substr(8));
+      if (day_a != day_b) return day_a < day_b ? -1 : 1;
+      const int64_t nanos_a = Load<int64_t>(a);
+      const int64_t nanos_b = Load<int64_t>(b);
+      return nanos_a < nanos_b ? -1 : (nanos_b < nanos_a ? 1 : 0);
+    }
   }
   if (size != 0 && (a.size() != size || b.size() != size)) return std::nullopt;
   if (column.physical_type == Type::FLOAT && (IsNaN<float>(a) || IsNaN<float>(b))) return std::nullopt;
   if (column.physical_type == Type::DOUBLE && (IsNaN<double>(a) || IsNaN<double>(b))) return std::nullopt;
+  // Floats by value (IEEE_754_TOTAL_ORDER only adds -0 < +0 and NaN order):
+  // a predicate compares by value, where -0 == +0.
   const int c = CompareStatisticsValues(column.physical_type, SortOrderFor(column.physical_type, *column.type), a, b);
   return c < 0 ? -1 : (c > 0 ? 1 : 0);
 }
@@ -146,13 +177,8 @@ std::vector<RowRange> MatchingRowRanges(const ParquetSchema& schema, int64_t num
     const std::vector<PageLocation>& pages = index.offset_index->page_locations;
     std::vector<RowRange> kept;
     for (size_t page = 0; page < pages.size(); ++page) {
-      ColumnStatistics stats;
+      const ColumnStatistics stats = PageStatistics(column, ci, page);
       const bool null_page = page < ci.null_pages.size() && ci.null_pages[page];
-      if (!null_page && page < ci.min_values.size() && page < ci.max_values.size()) {
-        stats.min = ci.min_values[page];
-        stats.max = ci.max_values[page];
-      }
-      if (ci.null_counts && page < ci.null_counts->size()) stats.null_count = (*ci.null_counts)[page];
       const int64_t begin = pages[page].first_row_index;
       const int64_t end = page + 1 < pages.size() ? pages[page + 1].first_row_index : num_rows;
       bool may = MayMatch(column, p, stats, -1);

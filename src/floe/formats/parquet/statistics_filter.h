@@ -44,9 +44,12 @@ std::string PlainFloat(float value);
 std::string PlainDouble(double value);
 
 // Orders two statistics values of `column` under its sort order (signed or
-// unsigned integers, floats, unsigned bytes; decimals in bytes as signed
-// big-endian): <0, 0, >0. nullopt when the column has no usable order
-// (INT96, intervals, a value of the wrong size).
+// unsigned integers, floats and FLOAT16 by value, unsigned bytes; decimals in
+// bytes as signed big-endian; INT96 chronologically under
+// INT96_TIMESTAMP_ORDER): <0, 0, >0. nullopt for an INTERVAL and for INT96
+// under any other order (no order), for a NaN and a value of the wrong size.
+// The values are bounds as EffectiveStatistics() / PageStatistics() keep
+// them, which already leave out those of columns without a usable order.
 std::optional<int> CompareStatisticsValues(const ColumnDescriptor& column, std::string_view a, std::string_view b);
 
 // Whether values summarised by `stats` (with `num_values` values, nulls

@@ -4,6 +4,7 @@
 #include "floe/formats/parquet/encoding/float16.h"
 
 #include <cstring>
+#include <variant>
 
 namespace floe::parquet {
 namespace {
@@ -29,7 +30,14 @@ bool IsUtf8(const WriterColumn& column) { return column.type->id() == TypeId::kS
 
 }  // namespace
 
-ColumnSortOrder SortOrderFor(const WriterColumn& column) { return SortOrderFor(column.physical_type, *column.type); }
+ColumnSortOrder SortOrderFor(const WriterColumn& column) {
+  // spec (ColumnOrder, TYPE_ORDER): "GEOMETRY - undefined", "GEOGRAPHY - undefined".
+  if (column.logical_type && (std::holds_alternative<GeometryType>(*column.logical_type) ||
+                              std::holds_alternative<GeographyType>(*column.logical_type))) {
+    return ColumnSortOrder::kUndefined;
+  }
+  return SortOrderFor(column.physical_type, *column.type);
+}
 
 bool IsFloatingPoint(const WriterColumn& column) {
   return column.physical_type == Type::FLOAT || column.physical_type == Type::DOUBLE ||
@@ -37,8 +45,10 @@ bool IsFloatingPoint(const WriterColumn& column) {
 }
 
 ColumnSortOrder SortOrderFor(Type physical, const DataType& type) {
+  // spec (ColumnOrder, TYPE_ORDER): "INTERVAL - undefined".
+  if (type.id() == TypeId::kInterval) return ColumnSortOrder::kUndefined;
   switch (physical) {
-    case Type::BYTE_ARRAY: return ColumnSortOrder::kBytes;
+    case Type::BYTE_ARRAY: return type.id() == TypeId::kDecimal128 ? ColumnSortOrder::kSignedBytes : ColumnSortOrder::kBytes;
     case Type::FIXED_LEN_BYTE_ARRAY:
       // A float32 in a fixed array is a FLOAT16 (schema_writer.h, LeafStorage).
       if (type.id() == TypeId::kFloat32) return ColumnSortOrder::kFloat16;

@@ -32,9 +32,11 @@ enum class ColumnSortOrder : uint8_t {
   kSigned,       // BOOLEAN (false < true), signed INT32/INT64, FLOAT, DOUBLE
   kUnsigned,     // INT32/INT64 holding unsigned integers
   kBytes,        // BYTE_ARRAY, FIXED_LEN_BYTE_ARRAY: unsigned byte-wise
-  kSignedBytes,  // decimals in FIXED_LEN_BYTE_ARRAY: big-endian two's complement
+  kSignedBytes,  // decimals in FIXED_LEN_BYTE_ARRAY or BYTE_ARRAY: big-endian two's complement
   kFloat16,      // FLOAT16 in FIXED_LEN_BYTE_ARRAY(2): by the half's value
-  kUndefined,    // INT96 (spec: "The sort order used for INT96 ... is undefined"): no bounds
+  // No bounds: INT96 (spec: "The sort order used for INT96 ... is undefined"),
+  // and the types TYPE_ORDER leaves undefined: INTERVAL, GEOMETRY, GEOGRAPHY.
+  kUndefined,
 };
 
 // Whether the leaf holds floating point (FLOAT, DOUBLE, FLOAT16): NaN counts
@@ -46,7 +48,8 @@ ColumnSortOrder SortOrderFor(Type physical, const DataType& type);
 ColumnSortOrder SortOrderFor(const WriterColumn& column);
 
 // <0, 0, >0 as a is below, equal to or above b; both PLAIN-encoded values of
-// `physical` (without a length prefix), of the right size (unchecked).
+// `physical` (without a length prefix), of the right size (unchecked; the
+// writer's BYTE_ARRAY decimals all have the precision's width).
 int CompareStatisticsValues(Type physical, ColumnSortOrder order, std::string_view a, std::string_view b);
 
 // A bound as written: the value and whether it is the exact extreme.

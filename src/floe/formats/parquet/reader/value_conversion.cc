@@ -121,6 +121,19 @@ Status ConvertFixedLenByteArrays(const ColumnDescriptor& column, const uint8_t* 
         Store(out, i, HalfToFloat(static_cast<uint16_t>(in[2 * i] | (in[2 * i + 1] << 8))));
       }
       return Status::OK();
+    case ValueConversion::kIntervalFromFixed:
+      for (int64_t i = 0; i < n; ++i) {
+        // spec (INTERVAL): three little-endian unsigned integers: months, days, milliseconds.
+        uint32_t parts[3];
+        std::memcpy(parts, in + i * 12, 12);
+        if (parts[0] > uint32_t{INT32_MAX} || parts[1] > uint32_t{INT32_MAX}) {
+          return Status::Unsupported(StrCat("column ", Quote(column.dotted_path()), ": interval of ", parts[0],
+                                            " months and ", parts[1], " days exceeds floe's interval (int32 parts)"));
+        }
+        Store(out, i, MonthDayNano{static_cast<int32_t>(parts[0]), static_cast<int32_t>(parts[1]),
+                                   int64_t{parts[2]} * 1'000'000});
+      }
+      return Status::OK();
     default:
       if (n > 0) std::memcpy(out, in, static_cast<size_t>(n * width));
       return Status::OK();

@@ -1,7 +1,7 @@
 // Physical Parquet values -> floe's value layout, per ValueConversion
 // (schema.h): narrowing of INT32 to 8/16 bits, TIME/TIMESTAMP millis to
-// micros, INT96 to microseconds, decimals to 128-bit unscaled values and
-// FLOAT16 to float32.
+// micros, INT96 to microseconds, decimals to 128-bit unscaled values,
+// FLOAT16 to float32 and INTERVAL to months, days and nanoseconds.
 //
 // Thread safety: pure functions.
 
@@ -28,6 +28,7 @@ template <typename T>
 Status ConvertValues(const ColumnDescriptor& column, const T* in, int64_t n, uint8_t* out);
 
 // The same for FIXED_LEN_BYTE_ARRAY values (`column.type_length` bytes each).
+// Unsupported for an INTERVAL whose months or days pass 2^31 - 1.
 Status ConvertFixedLenByteArrays(const ColumnDescriptor& column, const uint8_t* in, int64_t n, uint8_t* out);
 
 // BYTE_ARRAY decimals: each value is a big-endian two's-complement integer

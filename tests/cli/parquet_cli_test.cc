@@ -1,0 +1,408 @@
+// `floe parquet schema|meta|cat|rewrite` as a user meets them: the schema
+// tree with logical types and field ids, page index and bloom filter
+// presence, `cat` in every output format, each rewrite option taking effect
+// in the file it writes, and rewrites of other engines' files keeping their
+// schema and rows.
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <regex>
+#include <string>
+
+#include "floe/base/strings.h"
+#include "floe/columnar/builder.h"
+#include "floe/formats/parquet/bloom_filter_reader.h"
+#include "floe/formats/parquet/file_reader.h"
+#include "floe/formats/parquet/file_writer.h"
+#include "floe/formats/parquet/page_index.h"
+#include "floe/io/file_io.h"
+#include "testing/run_process.h"
+#include "testing/temp_dir.h"
+
+namespace floe {
+namespace {
+
+using testing::RunFloe;
+
+const std::vector<std::string> kCleanEnv = {"FLOE_WAREHOUSE=", "FLOE_CATALOG=", "FLOE_LOG="};
+
+Status WriteParquet(const std::string& path, std::shared_ptr<const Schema> schema, std::vector<Array> columns,
+                    parquet::WriterOptions options = {}) {
+  FLOE_ASSIGN_OR_RETURN(RecordBatch batch, RecordBatch::Make(schema, std::move(columns)));
+  FLOE_ASSIGN_OR_RETURN(auto writer, parquet::ParquetFileWriter::Open(NewLocalFileIO(), path, schema, options));
+  FLOE_RETURN_IF_ERROR(writer->Write(batch));
+  return writer->Close().status();
+}
+
+// Five rows of a (int64), b (string, one null), c (double).
+std::string WriteSmallFile(const testing::TempDir& dir) {
+  const std::string path = dir.Join("small.parquet");
+  Int64Builder a;
+  StringBuilder b;
+  Float64Builder c;
+  const char* names[] = {"ant", "bee", nullptr, "a \"quoted\", name", "eel"};
+  for (int i = 0; i < 5; ++i) {
+    EXPECT_TRUE(a.Append(i * 10 - 20).ok());
+    EXPECT_TRUE((names[i] ? b.Append(names[i]) : b.AppendNull()).ok());
+    EXPECT_TRUE(c.Append(i / 4.0).ok());
+  }
+  auto schema = std::make_shared<const Schema>(
+      std::vector<Field>{Field("a", DataType::Int64(), false), Field("b", DataType::Utf8()), Field("c", DataType::Float64())});
+  EXPECT_TRUE(WriteParquet(path, schema, {a.Finish().value(), b.Finish().value(), c.Finish().value()}).ok());
+  return path;
+}
+
+// `rows` rows: id (int64), name (string of 300 distinct), key (string,
+// unique), score (double).
+std::string WriteLargerFile(const testing::TempDir& dir, int64_t rows = 20000) {
+  const std::string path = dir.Join(StrCat("larger", rows, ".parquet"));
+  Int64Builder id;
+  StringBuilder name;
+  StringBuilder key;
+  Float64Builder score;
+  for (int64_t i = 0; i < rows; ++i) {
+    EXPECT_TRUE(id.Append(i).ok());
+    EXPECT_TRUE(name.Append(StrCat("customer name number ", i * 7919 % 300)).ok());
+    EXPECT_TRUE(key.Append(StrCat("key-", i)).ok());
+    EXPECT_TRUE(score.Append(static_cast<double>(i % 1000) / 8).ok());
+  }
+  auto schema = std::make_shared<const Schema>(
+      std::vector<Field>{Field("id", DataType::Int64(), false), Field("name", DataType::Utf8(), false),
+                         Field("key", DataType::Utf8(), false), Field("score", DataType::Float64(), false)});
+  EXPECT_TRUE(
+      WriteParquet(path, schema, {id.Finish().value(), name.Finish().value(), key.Finish().value(), score.Finish().value()})
+          .ok());
+  return path;
+}
+
+std::unique_ptr<parquet::ParquetFileReader> Open(const std::string& path) {
+  auto file = parquet::ParquetFileReader::Open(NewLocalFileIO(), path);
+  EXPECT_TRUE(file.ok()) << file.status().ToString();
+  return file.ok() ? std::move(file).value() : nullptr;
+}
+
+// The data pages of column `column` over all row groups, from the offset index.
+int64_t CountPages(const std::string& path, int column) {
+  auto file = Open(path);
+  int64_t pages = 0;
+  for (int g = 0; g < file->num_row_groups(); ++g) {
+    const int columns[] = {column};
+    auto index = parquet::ReadPageIndex(*file, g, columns);
+    EXPECT_TRUE(index.ok()) << index.status().ToString();
+    EXPECT_TRUE((*index)[0].offset_index.has_value());
+    pages += static_cast<int64_t>((*index)[0].offset_index->page_locations.size());
+  }
+  return pages;
+}
+
+TEST(ParquetCliTest, SchemaShowsTheTreeWithLogicalTypesAndFieldIds) {
+  testing::TempDir dir;
+  const std::string path = dir.Join("ids.parquet");
+  auto schema = std::make_shared<const Schema>(std::vector<Field>{
+      Field("id", DataType::Int64(), false, {}, 1),
+      Field("price", *DataType::Decimal128(9, 2), true, {}, 2),
+      Field("at", DataType::Timestamp(TimeUnit::kMicro, "UTC"), true, {{"PARQUET:logical_type", "TIMESTAMP(MILLIS,true)"}}, 3),
+      Field("tags", DataType::List(Field("element", DataType::Utf8(), true, {}, 5)), true, {}, 4),
+      Field("attrs", *DataType::Map(Field("key", DataType::Utf8(), false, {}, 7), Field("value", DataType::Int32(), true, {}, 8)),
+            true, {}, 6),
+      Field("point", DataType::Struct({Field("x", DataType::Float64(), true, {}, 10)}), true, {}, 9),
+      Field("mood", DataType::Utf8(), true, {{"PARQUET:logical_type", "ENUM"}}, 11),
+      Field("span", DataType::Interval(), true, {}, 12),
+  });
+  std::vector<Array> columns;
+  for (const Field& f : schema->fields) {
+    auto builder = MakeBuilder(f.type);
+    ASSERT_TRUE(f.nullable ? builder->AppendNull().ok() : builder->As<Int64Builder>()->Append(1).ok());
+    columns.push_back(builder->Finish().value());
+  }
+  ASSERT_TRUE(WriteParquet(path, schema, columns).ok());
+  auto r = RunFloe({"parquet", "schema", path}, kCleanEnv);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out,
+            "message schema {\n"
+            "  required int64 id = 1;  -- int64, def 0 rep 0\n"
+            "  optional int32 price (DECIMAL(9,2)) = 2;  -- decimal(9,2), def 1 rep 0\n"
+            "  optional int64 at (TIMESTAMP(MILLIS,true)) = 3;  -- timestamp[us, tz=UTC], def 1 rep 0\n"
+            "  optional group tags (LIST) = 4 {\n"
+            "    repeated group list {\n"
+            "      optional byte_array element (STRING) = 5;  -- string, def 3 rep 1\n"
+            "    }\n"
+            "  }\n"
+            "  optional group attrs (MAP) = 6 {\n"
+            "    repeated group key_value {\n"
+            "      required byte_array key (STRING) = 7;  -- string, def 2 rep 1\n"
+            "      optional int32 value = 8;  -- int32, def 3 rep 1\n"
+            "    }\n"
+            "  }\n"
+            "  optional group point = 9 {\n"
+            "    optional double x = 10;  -- float64, def 2 rep 0\n"
+            "  }\n"
+            "  optional byte_array mood (ENUM) = 11;  -- string, def 1 rep 0\n"
+            "  optional fixed_len_byte_array(12) span (INTERVAL) = 12;  -- interval, def 1 rep 0\n"
+            "}\n");
+}
+
+TEST(ParquetCliTest, SchemaShowsAnotherEnginesAnnotations) {
+  const std::string file = std::string(FLOE_SHARED_DIR) + "/fixtures/parquet-testing/data/geospatial/crs-geography.parquet";
+  auto r = RunFloe({"parquet", "schema", file}, kCleanEnv);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("(GEOGRAPHY"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("-- binary"), std::string::npos) << r.out;
+}
+
+// `floe parquet schema` text without what a rewrite may rename: the root
+// (floe's writer calls it "schema"), and a legacy UTF8 converted type, which
+// the writer writes as the STRING logical type it stands for.
+std::string ComparableSchema(const std::string& text) {
+  std::string out = std::regex_replace(text, std::regex("^message [^ ]+ \\{"), "message {");
+  return std::regex_replace(out, std::regex("\\(UTF8\\)"), "(STRING)");
+}
+
+// The rows and columns `floe parquet meta` reports ("rows: 8 columns: 11");
+// not the row groups, which a rewrite may regroup.
+std::string RowsAndColumns(const std::string& meta) {
+  std::smatch m;
+  if (!std::regex_search(meta, m, std::regex("rows: ([0-9]+), row groups: [0-9]+, columns: ([0-9]+)"))) return "";
+  return StrCat("rows: ", m[1].str(), " columns: ", m[2].str());
+}
+
+TEST(ParquetCliTest, RewriteKeepsTheSchemaAndRowsOfOtherEnginesFiles) {
+  testing::TempDir dir;
+  const std::string data = std::string(FLOE_SHARED_DIR) + "/fixtures/parquet-testing/data/";
+  struct Case {
+    std::string file;
+    std::string codec;  // as `meta` names it afterwards
+    std::vector<std::string> options;
+  };
+  const std::vector<Case> cases = {
+      // INT96 timestamps (Impala, Spark), with dictionaries.
+      {"alltypes_plain.parquet", "ZSTD", {}},
+      {"int96_from_spark.parquet", "SNAPPY", {"--codec", "snappy", "--page-version", "2"}},
+      // Decimals in INT32, INT64, FIXED_LEN_BYTE_ARRAY and BYTE_ARRAY.
+      {"int32_decimal.parquet", "GZIP", {"--codec", "gzip"}},
+      {"int64_decimal.parquet", "LZ4_RAW", {"--codec", "lz4_raw", "--dictionary", "off"}},
+      {"fixed_length_decimal.parquet", "UNCOMPRESSED", {"--codec", "none"}},
+      {"fixed_length_decimal_legacy.parquet", "BROTLI", {"--codec", "brotli"}},
+      {"byte_array_decimal.parquet", "ZSTD", {"--row-group-rows", "7"}},
+      // FLOAT16; GEOMETRY and GEOGRAPHY with their CRS; an unknown logical type.
+      {"float16_nonzeros_and_nans.parquet", "ZSTD", {"--page-bytes", "64"}},
+      {"geospatial/crs-projjson.parquet", "ZSTD", {}},
+      {"geospatial/crs-geography.parquet", "SNAPPY", {"--codec", "snappy"}},
+      {"geospatial/geospatial.parquet", "ZSTD", {"--no-page-index"}},
+      {"unknown-logical-type.parquet", "ZSTD", {}},
+      // Nesting, nulls, delta encodings and bloom filters of other writers.
+      {"nested_lists.snappy.parquet", "ZSTD", {"--row-group-rows", "1"}},
+      {"nulls.snappy.parquet", "ZSTD", {}},
+      {"data_index_bloom_encoding_stats.parquet", "ZSTD", {"--bloom", "String"}},
+      {"delta_byte_array.parquet", "ZSTD", {"--page-version", "2", "--dictionary", "off"}},
+      // VARIANT groups, shredded into typed_value fields and lists.
+      {"../shredded_variant/case-001.parquet", "ZSTD", {}},
+      {"../shredded_variant/case-046.parquet", "SNAPPY", {"--codec", "snappy"}},
+      {"../shredded_variant/case-138.parquet", "ZSTD", {"--page-version", "2"}},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.file);
+    const std::string in = data + c.file;
+    const std::string out = dir.Join(std::filesystem::path(c.file).filename().string());
+    std::vector<std::string> args = {"parquet", "rewrite", in, out};
+    args.insert(args.end(), c.options.begin(), c.options.end());
+    auto rewrite = RunFloe(args, kCleanEnv);
+    ASSERT_EQ(rewrite.exit_code, 0) << rewrite.err;
+
+    auto schema_in = RunFloe({"parquet", "schema", in}, kCleanEnv);
+    auto schema_out = RunFloe({"parquet", "schema", out}, kCleanEnv);
+    ASSERT_EQ(schema_in.exit_code, 0) << schema_in.err;
+    ASSERT_EQ(schema_out.exit_code, 0) << schema_out.err;
+    EXPECT_EQ(ComparableSchema(schema_out.out), ComparableSchema(schema_in.out));
+
+    auto rows_in = RunFloe({"--format", "jsonl", "parquet", "cat", in}, kCleanEnv);
+    auto rows_out = RunFloe({"--format", "jsonl", "parquet", "cat", out}, kCleanEnv);
+    ASSERT_EQ(rows_out.exit_code, 0) << rows_out.err;
+    EXPECT_FALSE(rows_in.out.empty());
+    EXPECT_EQ(rows_out.out, rows_in.out);
+
+    auto meta_in = RunFloe({"parquet", "meta", in}, kCleanEnv);
+    auto meta_out = RunFloe({"parquet", "meta", out, "--format", "csv"}, kCleanEnv);
+    ASSERT_EQ(meta_out.exit_code, 0) << meta_out.err;
+    const std::string rows = RowsAndColumns(meta_in.out);
+    ASSERT_FALSE(rows.empty()) << meta_in.out;
+    EXPECT_EQ(RowsAndColumns(meta_out.out), rows) << meta_out.out;
+    // Every column chunk in the asked codec.
+    int chunks = 0;
+    for (const std::string_view line : Split(meta_out.out, '\n')) {
+      if (line.empty() || line[0] < '0' || line[0] > '9') continue;
+      ++chunks;
+      EXPECT_NE(line.find(StrCat(",", c.codec, ",")), std::string::npos) << line;
+    }
+    EXPECT_GT(chunks, 0) << meta_out.out;
+  }
+}
+
+TEST(ParquetCliTest, SchemaAndCatShowAnotherEnginesInt96AndDecimals) {
+  const std::string data = std::string(FLOE_SHARED_DIR) + "/fixtures/parquet-testing/data/";
+  auto schema = RunFloe({"parquet", "schema", data + "int96_from_spark.parquet"}, kCleanEnv);
+  ASSERT_EQ(schema.exit_code, 0) << schema.err;
+  EXPECT_EQ(schema.out,
+            "message spark_schema {\n"
+            "  optional int96 a;  -- timestamp[us], def 1 rep 0\n"
+            "}\n");
+  // int96_from_spark.md: Spark cast "2024-01-01T12:34:56.123456",
+  // "2024-01-01T01:00:00Z", "9999-12-31T01:00:00-02:00",
+  // "2024-12-31T01:00:00+02:00", null and "290000-12-31T01:00:00+02:00" to
+  // instants (the first in its session's zone, UTC-8); floe prints them in UTC.
+  auto cat = RunFloe({"--format", "csv", "parquet", "cat", data + "int96_from_spark.parquet"}, kCleanEnv);
+  ASSERT_EQ(cat.exit_code, 0) << cat.err;
+  EXPECT_EQ(cat.out,
+            "a\n2024-01-01T20:34:56.123456\n2024-01-01T01:00:00.000000\n9999-12-31T03:00:00.000000\n"
+            "2024-12-30T23:00:00.000000\n\n290000-12-30T23:00:00.000000\n");
+  auto decimals = RunFloe({"--format", "csv", "parquet", "cat", data + "byte_array_decimal.parquet", "--limit", "3"},
+                          kCleanEnv);
+  ASSERT_EQ(decimals.exit_code, 0) << decimals.err;
+  EXPECT_EQ(decimals.out, "value\n1.00\n2.00\n3.00\n");
+}
+
+TEST(ParquetCliTest, MetaShowsPageIndexAndBloomFilterPresence) {
+  testing::TempDir dir;
+  const std::string in = WriteLargerFile(dir);
+  const std::string out = dir.Join("bloom.parquet");
+  auto rewrite = RunFloe({"parquet", "rewrite", in, out, "--page-index", "--bloom", "key"}, kCleanEnv);
+  ASSERT_EQ(rewrite.exit_code, 0) << rewrite.err;
+  auto meta = RunFloe({"parquet", "meta", out, "--format", "csv"}, kCleanEnv);
+  ASSERT_EQ(meta.exit_code, 0) << meta.err;
+  EXPECT_NE(meta.out.find("row_group,column,type,codec,encodings,values,nulls,compressed,uncompressed,min,max,"
+                          "page_index,bloom_filter,"),
+            std::string::npos)
+      << meta.out;
+  // The key column: page index and bloom filter; the others: page index only.
+  EXPECT_NE(meta.out.find("0,key,string,ZSTD,"), std::string::npos) << meta.out;
+  for (const std::string_view line : Split(meta.out, '\n')) {
+    if (!StartsWith(line, "0,")) continue;
+    EXPECT_NE(line.find(",column+offset,"), std::string::npos) << line;
+    EXPECT_NE(line.find(StartsWith(line, "0,key,") ? ",column+offset,true" : ",column+offset,false"),
+              std::string::npos)
+        << line;
+  }
+  auto without = RunFloe({"parquet", "rewrite", in, dir.Join("plain.parquet"), "--no-page-index"}, kCleanEnv);
+  ASSERT_EQ(without.exit_code, 0) << without.err;
+  auto plain = RunFloe({"parquet", "meta", dir.Join("plain.parquet"), "--format", "csv"}, kCleanEnv);
+  EXPECT_NE(plain.out.find(",none,false,"), std::string::npos) << plain.out;
+  EXPECT_EQ(plain.out.find("column+offset"), std::string::npos) << plain.out;
+}
+
+TEST(ParquetCliTest, CatPrintsChosenColumnsAndRowsInEveryFormat) {
+  testing::TempDir dir;
+  const std::string path = WriteSmallFile(dir);
+  auto cat = [&](const std::string& format, const std::string& columns, const std::string& limit) {
+    auto r = RunFloe({"--format", format, "parquet", "cat", path, "--columns", columns, "--limit", limit}, kCleanEnv);
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    return r.out;
+  };
+  EXPECT_EQ(cat("table", "a,b", "4"),
+            "+-----+------------------+\n"
+            "| a   | b                |\n"
+            "+-----+------------------+\n"
+            "| -20 | ant              |\n"
+            "| -10 | bee              |\n"
+            "|   0 | NULL             |\n"
+            "|  10 | a \"quoted\", name |\n"
+            "+-----+------------------+\n"
+            "4 rows\n");
+  EXPECT_EQ(cat("csv", "a,b", "4"), "a,b\n-20,ant\n-10,bee\n0,\n10,\"a \"\"quoted\"\", name\"\n");
+  EXPECT_EQ(cat("json", "b,a", "2"), "[\n{\"b\":\"ant\",\"a\":-20},\n{\"b\":\"bee\",\"a\":-10}\n]\n");
+  EXPECT_EQ(cat("jsonl", "c,a", "3"), "{\"c\":0,\"a\":-20}\n{\"c\":0.25,\"a\":-10}\n{\"c\":0.5,\"a\":0}\n");
+  EXPECT_EQ(cat("csv", "c", "0"), "c\n");
+  EXPECT_EQ(cat("csv", "a", "100"), "a\n-20\n-10\n0\n10\n20\n");  // a limit past the end prints every row
+
+  auto bad = RunFloe({"parquet", "cat", path, "--columns", "a,nope"}, kCleanEnv);
+  EXPECT_EQ(bad.exit_code, 1);
+  EXPECT_NE(bad.err.find("nope"), std::string::npos) << bad.err;
+  EXPECT_EQ(std::count(bad.err.begin(), bad.err.end(), '\n'), 1) << bad.err;
+}
+
+TEST(ParquetCliTest, RewriteRowGroupBytesSplitsRowGroups) {
+  testing::TempDir dir;
+  // The writer weighs a row group between slices of at most 65,536 rows
+  // (file_writer.cc), so a row group of >= 20,000 bytes ends at each slice:
+  // 300,000 rows make 5.
+  const std::string in = WriteLargerFile(dir, 300000);
+  ASSERT_EQ(Open(in)->num_row_groups(), 1);
+  const std::string out = dir.Join("groups.parquet");
+  auto r = RunFloe({"parquet", "rewrite", in, out, "--row-group-bytes", "20000"}, kCleanEnv);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto file = Open(out);
+  EXPECT_GE(file->num_row_groups(), 300000 / 65536);
+  EXPECT_EQ(file->num_rows(), 300000);
+  EXPECT_NE(r.out.find(StrCat("300000 rows, ", file->num_row_groups(), " row groups")), std::string::npos) << r.out;
+  auto meta = RunFloe({"parquet", "meta", out}, kCleanEnv);
+  EXPECT_NE(meta.out.find(StrCat("row groups: ", file->num_row_groups())), std::string::npos) << meta.out;
+}
+
+TEST(ParquetCliTest, RewriteLevelChangesTheCompressedSize) {
+  testing::TempDir dir;
+  const std::string in = WriteLargerFile(dir);
+  for (const char* level : {"1", "19"}) {
+    auto r = RunFloe({"parquet", "rewrite", in, dir.Join(StrCat("z", level, ".parquet")), "--codec", "zstd", "--level",
+                      level, "--dictionary", "off"},
+                     kCleanEnv);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+  }
+  // The level reaches zstd. (Not always for the better: on these sequential
+  // ids and keys zstd's level 19 compresses worse than level 1, as the zstd
+  // command does on the same bytes.)
+  EXPECT_NE(std::filesystem::file_size(dir.Join("z19.parquet")), std::filesystem::file_size(dir.Join("z1.parquet")));
+  auto bad = RunFloe({"parquet", "rewrite", in, dir.Join("bad.parquet"), "--codec", "zstd", "--level", "99"}, kCleanEnv);
+  EXPECT_EQ(bad.exit_code, 1) << bad.err;
+  EXPECT_FALSE(std::filesystem::exists(dir.Join("bad.parquet")));
+}
+
+TEST(ParquetCliTest, RewriteBloomWritesAFilterThatAnswersProbes) {
+  testing::TempDir dir;
+  const std::string in = WriteLargerFile(dir);
+  const std::string out = dir.Join("bloom.parquet");
+  auto r = RunFloe({"parquet", "rewrite", in, out, "--bloom", "key,id"}, kCleanEnv);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto file = Open(out);
+  auto key = parquet::ReadBloomFilter(*file, 0, 2);
+  ASSERT_TRUE(key.ok()) << key.status().ToString();
+  ASSERT_TRUE(key->has_value());
+  auto id = parquet::ReadBloomFilter(*file, 0, 0);
+  ASSERT_TRUE(id.ok() && id->has_value());
+  auto name = parquet::ReadBloomFilter(*file, 0, 1);
+  ASSERT_TRUE(name.ok());
+  EXPECT_FALSE(name->has_value());  // not asked for
+  for (int64_t i = 0; i < 20000; i += 97) {
+    EXPECT_TRUE((*key)->Check(parquet::BloomHash(StrCat("key-", i)))) << i;
+    EXPECT_TRUE((*id)->Check(parquet::BloomHash(i))) << i;
+  }
+  int false_positives = 0;
+  for (int64_t i = 20000; i < 21000; ++i) {
+    false_positives += (*key)->Check(parquet::BloomHash(StrCat("key-", i))) ? 1 : 0;
+    false_positives += (*id)->Check(parquet::BloomHash(i)) ? 1 : 0;
+  }
+  EXPECT_LT(false_positives, 100);  // the default fpp is 1%: about 20 of 2,000 absent values
+
+  auto bad = RunFloe({"parquet", "rewrite", in, dir.Join("bad.parquet"), "--bloom", "nope"}, kCleanEnv);
+  EXPECT_EQ(bad.exit_code, 1);
+  EXPECT_NE(bad.err.find("nope"), std::string::npos) << bad.err;
+}
+
+TEST(ParquetCliTest, RewritePageBytesCutsMorePages) {
+  testing::TempDir dir;
+  const std::string in = WriteLargerFile(dir);
+  auto big = RunFloe({"parquet", "rewrite", in, dir.Join("big.parquet"), "--dictionary", "off"}, kCleanEnv);
+  ASSERT_EQ(big.exit_code, 0) << big.err;
+  auto small = RunFloe({"parquet", "rewrite", in, dir.Join("small.parquet"), "--dictionary", "off", "--page-bytes", "4096"},
+                       kCleanEnv);
+  ASSERT_EQ(small.exit_code, 0) << small.err;
+  // The key column's 20,000 strings take about 270 KB: one page by default
+  // (1 MiB). The writer weighs a page every 1,024 values (column_chunk_writer.cc),
+  // about 14 KB of keys, so at 4 KiB each 1,024 values make a page.
+  EXPECT_EQ(CountPages(dir.Join("big.parquet"), 2), 1);
+  EXPECT_GE(CountPages(dir.Join("small.parquet"), 2), 20000 / 1024);
+  EXPECT_GT(CountPages(dir.Join("small.parquet"), 0), CountPages(dir.Join("big.parquet"), 0));
+}
+
+}  // namespace
+}  // namespace floe
