@@ -34,8 +34,6 @@ namespace {
 constexpr ptrdiff_t kSlack = 16;
 // The structs a ColumnChunk nests: itself, ColumnMetaData, Statistics.
 constexpr int kChunkDepth = 3;
-// The current field id after the stop byte.
-constexpr int kStopId = 1 << 16;
 
 // The walk over one chunk's bytes; the reader moves only if it succeeds.
 struct Walk {
