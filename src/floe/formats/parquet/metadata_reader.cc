@@ -290,6 +290,14 @@ bool ReadStruct(Reader& r, ColumnCryptoMetaData* out) {
 }
 
 bool ReadStruct(Reader& r, ColumnChunk* out) {
+  if (ReadColumnChunkFast(r, out)) [[likely]] {
+    return true;
+  }
+  *out = ColumnChunk();  // the fast path may have filled some of it
+  return ReadColumnChunkGeneric(r, out);
+}
+
+bool ReadColumnChunkGeneric(Reader& r, ColumnChunk* out) {
   constexpr const char* kName = "ColumnChunk";
   StructScope s(r, kName);
   static constexpr RequiredField kRequired[] = {{2, "file_offset"}};

@@ -104,6 +104,14 @@ bool ReadStruct(Reader& r, EncryptionAlgorithm* out);
 bool ReadStruct(Reader& r, FileMetaData* out);
 bool ReadStruct(Reader& r, FileCryptoMetaData* out);
 
+// ReadStruct(ColumnChunk) is ReadColumnChunkFast, the fast path for the
+// common shape of a chunk (metadata_reader_column_chunk.cc), and where it
+// gives up (returning false, with the reader untouched and *out partly set)
+// ReadColumnChunkGeneric, the field walker of every other struct, on a
+// default-constructed *out. Both are declared for the test that compares them.
+bool ReadColumnChunkFast(Reader& r, ColumnChunk* out);
+bool ReadColumnChunkGeneric(Reader& r, ColumnChunk* out);
+
 // The container templates below call each other through optional and
 // vector members, so all are declared before any is defined.
 template <typename T>

@@ -188,6 +188,23 @@ class ThriftCompactReader {
   bool SkipField(const ThriftField& field) { return Skip(field.type, /*in_field=*/true); }
   bool SkipElement(CompactType element_type) { return Skip(element_type, /*in_field=*/false); }
 
+  // For a specialised struct reader that walks the bytes itself (the footer's
+  // column chunks, metadata_reader_column_chunk.cc): it reads from cursor()
+  // up to end(), nesting at most kMaxDepth - depth() structs, and then either
+  // leaves the reader untouched or calls Commit with the position after what
+  // it read (within [cursor(), end()]) and the container elements it met.
+  // Commit returns false, changing nothing, when those exceed the element
+  // budget.
+  const uint8_t* cursor() const { return pos_; }
+  const uint8_t* end() const { return end_; }
+  int depth() const { return depth_; }
+  bool Commit(const uint8_t* pos, int64_t elements) {
+    if (elements > elements_left_) return false;
+    elements_left_ -= elements;
+    pos_ = pos;
+    return true;
+  }
+
  private:
   bool Skip(CompactType type, bool in_field);
   bool ReadFieldHeaderSlow(ThriftField* field);
