@@ -136,6 +136,12 @@ Result<WriteResult> Table::AppendFiles(std::vector<DataFile> files) {
   return CommitPrepared(std::move(prepared), *ops_, state);
 }
 
+Result<WriteResult> Table::OverwriteFiles(OverwriteFilesRequest request) {
+  FLOE_ASSIGN_OR_RETURN(auto state, Refresh());
+  FLOE_ASSIGN_OR_RETURN(auto prepared, PrepareOverwriteFiles(ops_, state, std::move(request)));
+  return CommitPrepared(std::move(prepared), *ops_, state);
+}
+
 Result<WriteResult> Table::Delete(const ExpressionPtr& filter) {
   FLOE_ASSIGN_OR_RETURN(auto state, Refresh());
   FLOE_ASSIGN_OR_RETURN(auto prepared, PrepareRewriteMatching(ops_, state, filter, nullptr));

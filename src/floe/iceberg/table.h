@@ -76,6 +76,11 @@ class Table {
   // them with durable = false calls FileIO::MakeDurable first). The other
   // row writes make the files they write durable before their commit.
   Result<WriteResult> AppendFiles(std::vector<DataFile> files);
+  // Overwrite by files (Java's OverwriteFiles; row_operations.h): deletes
+  // these live data files and adds those, in one snapshot ("overwrite";
+  // "delete" when it only deletes, "append" when it only adds). Errors of
+  // PrepareOverwriteFiles and of the commit.
+  Result<WriteResult> OverwriteFiles(OverwriteFilesRequest request);
   // Deletes the rows matching `filter` (unbound).
   Result<WriteResult> Delete(const ExpressionPtr& filter);
   // Replaces the rows matching `filter` with `rows` (one snapshot).
