@@ -223,6 +223,12 @@ Status MergingSnapshotProducer::ValidateNewDeletesForRemovedFiles(const TableMet
   for (const Snapshot* s : newer_) {
     FLOE_RETURN_IF_ERROR(ForEachChange(base, *s, ManifestContent::kDeletes, ManifestEntryStatus::kAdded,
                                        [&](const DataFile& d, const PartitionSpec& spec) -> Status {
+      // A rewrite keeping the data sequence number (compaction): equality
+      // deletes added since still apply to the rewritten rows, which keep
+      // their lower sequence number; only position deletes, naming
+      // positions in the removed files, are lost (Java's
+      // validateNoNewDeletesForDataFiles with ignoreEqualityDeletes).
+      if (data_sequence_number_.has_value() && d.content == DataFileContent::kEqualityDeletes) return Status::OK();
       const bool applies = d.referenced_data_file.has_value()
                                ? paths.count(*d.referenced_data_file) > 0
                                : spec.fields.empty() || partitions.count(PartitionKey(spec.spec_id, d.partition)) > 0;

@@ -20,7 +20,8 @@
 // the operation started — Java's serializable isolation; likewise for delete
 // files with a delete-conflict predicate (row delta); no delete file that
 // may apply to a data file this operation removes may have been added (its
-// deletes would be lost with the file); data files that added position
+// deletes would be lost with the file; equality deletes pass for a rewrite
+// that keeps the data sequence number); data files that added position
 // deletes reference must not have been removed; and no deletion vector may
 // have been added for a data file this operation adds one for (spec: "at
 // most one deletion vector is allowed per data file in a snapshot"). When
@@ -89,8 +90,10 @@ class MergingSnapshotProducer : public SnapshotProducer {
   // "delete" ones too when `include_deletes`).
   void ValidateDataFilesExist(std::vector<std::string> paths, bool include_deletes);
   // Rewrite (compaction): the added files carry this data sequence number
-  // (the starting snapshot's), so deletes committed meanwhile still apply
-  // to their rows.
+  // (the starting snapshot's), so equality deletes committed meanwhile
+  // still apply to their rows — validation then lets those pass, and fails
+  // only on new position deletes of a removed file (Java's RewriteFiles
+  // with a data sequence number).
   void set_data_sequence_number(int64_t sequence_number) { data_sequence_number_ = sequence_number; }
   // Merge small manifests (merge append). Default: off (fast append).
   void set_merge_manifests(bool merge) { merge_manifests_ = merge; }
