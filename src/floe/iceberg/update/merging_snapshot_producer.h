@@ -8,10 +8,12 @@
 // is fixed for the producer's life, so they stay valid across retries);
 // each parent manifest that may hold a removed file is read and rewritten
 // with those entries DELETED and the others EXISTING (cached per manifest
-// across attempts); with merging on, small data manifests of one spec are
-// combined (`commit.manifest.min-count-to-merge`, default 100;
-// `commit.manifest.target-size-bytes`, default 8 MiB;
-// `commit.manifest-merge.enabled`).
+// across attempts); with merging on, data manifests of one spec are packed
+// into bins of up to `commit.manifest.target-size-bytes` (default 8 MiB)
+// from the oldest end, and each bin of two or more is merged into one
+// manifest — the bin with this commit's new manifest only once it holds
+// `commit.manifest.min-count-to-merge` (default 100) manifests (Java's
+// ManifestMergeManager; `commit.manifest-merge.enabled` turns it off).
 //
 // Validation on every attempt (conflicts since the starting snapshot fail
 // with CommitConflict, not retried): every file named for removal must still
