@@ -358,6 +358,55 @@ TEST_F(TableConflictTest, OverwriteFilesFailsWhenAFileToDeleteIsNoLongerLive) {
   Check();
 }
 
+// A writer that loses every race: commit.retry.num-retries 3 makes four
+// attempts, then CommitConflict; the table is unchanged and everything the
+// append wrote — manifests, manifest lists, metadata files and its own data
+// files (Table::Append wrote them: it cleans up as Spark's aborted write
+// does) — is gone.
+TEST_F(TableConflictTest, AWriterThatKeepsLosingGivesUpAfterNumRetriesPlusOneAttempts) {
+  OtherAppend(MakeRows(0, 4, {"a"}));
+  SetProperty("commit.retry.num-retries", "3");
+  const std::string before = other_->Refresh().value().metadata_location;
+  store_->later = HookedPointerStore::Swap::kConflict;
+  auto result = table_->Append(Source(MakeRows(100, 2, {"b"})));
+  ASSERT_EQ(result.status().code(), StatusCode::kCommitConflict) << result.status().ToString();
+  EXPECT_EQ(result.status().message(),
+            "table db.t: commit failed after 4 attempts: injected: another writer moved the pointer");
+  EXPECT_EQ(store_->swaps(), 4);
+  EXPECT_EQ(other_->Refresh().value().metadata_location, before);
+  Check();  // no orphans
+}
+
+// commit.retry.total-timeout-ms 0 stops after the second attempt: Java's
+// Tasks always retries the first failure. AppendFiles leaves the caller's
+// data files (Java: the files an AppendFiles was given are the caller's to
+// retry with or delete); the caller's retry with them then lands.
+TEST_F(TableConflictTest, OutOfTimeTheCallersFilesStayForItsRetry) {
+  OtherAppend(MakeRows(0, 4, {"a"}));
+  SetProperty("commit.retry.num-retries", "1000");
+  SetProperty("commit.retry.total-timeout-ms", "0");
+  auto state = other_->Refresh().value();
+  auto options = iceberg::DataWriterOptions::FromTable(*state.metadata).value();
+  auto writer = iceberg::DataFileWriter::Make(io_, *state.metadata, options).value();
+  const Rows rows = MakeRows(100, 2, {"b"});
+  ASSERT_TRUE(writer->Write(MakeBatch(other_->WriteSchema().value(), rows).value()).ok());
+  auto files = writer->Close().value();
+  ASSERT_EQ(files.size(), 1u);
+  store_->later = HookedPointerStore::Swap::kConflict;
+  auto failed = table_->AppendFiles(files);
+  ASSERT_EQ(failed.status().code(), StatusCode::kCommitConflict) << failed.status().ToString();
+  EXPECT_NE(failed.status().message().find("after 2 attempts"), std::string::npos) << failed.status().ToString();
+  EXPECT_EQ(store_->swaps(), 2);
+  EXPECT_EQ(other_->Refresh().value().metadata_location, state.metadata_location);
+  // Only the caller's data file is left beside the table's own files.
+  const TableFiles reachable = WalkTable(*io_, other_->Refresh().value());
+  EXPECT_EQ(Orphans(*io_, other_->Refresh().value(), reachable), (std::vector<std::string>{files[0].file_path}));
+
+  store_->later = HookedPointerStore::Swap::kNormal;
+  Record(table_->AppendFiles(files), ModelAppend(model_, rows));
+  Check();
+}
+
 // The reload after a lost race fails: the operation ends with that error
 // and removes everything its attempts wrote.
 TEST_F(TableConflictTest, AFailedReloadAfterALostRaceLeavesNothingBehind) {

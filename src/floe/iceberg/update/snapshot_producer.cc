@@ -330,7 +330,7 @@ Result<TableState> SnapshotProducer::Commit() {
     starting_ = base;
   }
   const CommitRetryOptions retry = CommitRetryOptions::FromProperties(base.metadata->properties);
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(retry.total_timeout_ms);
+  const auto started = std::chrono::steady_clock::now();
   std::mt19937_64 jitter(RandomBits64());
   int64_t wait_ms = retry.min_wait_ms;
   for (int attempt = 0;; ++attempt) {
@@ -344,7 +344,11 @@ Result<TableState> SnapshotProducer::Commit() {
     written_lists_.clear();
     const bool retryable = status.code() == StatusCode::kCommitConflict && !validation_failed_;
     validation_failed_ = false;
-    if (!retryable || attempt >= retry.num_retries || std::chrono::steady_clock::now() >= deadline) {
+    // Java's Tasks: num-retries + 1 attempts, and past the total timeout no
+    // more — but the first failure always gets its retry.
+    const bool out_of_time =
+        attempt >= 1 && std::chrono::steady_clock::now() - started > std::chrono::milliseconds(retry.total_timeout_ms);
+    if (!retryable || attempt >= retry.num_retries || out_of_time) {
       DeleteUnusedManifests({});
       if (retryable) {
         return Status::CommitConflict(StrCat("table ", ops().name(), ": commit failed after ", attempt + 1,

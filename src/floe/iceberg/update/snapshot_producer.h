@@ -17,10 +17,15 @@
 // A lost race (CommitConflict from the catalog) deletes what the attempt
 // wrote, waits with exponential backoff and jitter (`commit.retry.*`), and
 // retries from a fresh base, re-validating; data files are never rewritten
-// by a retry, only metadata. CommitStateUnknown ends the loop without
-// cleanup (the commit may have landed: deleting its files could corrupt the
-// table, retrying could commit twice). After any other failure every
-// manifest the operation wrote is deleted.
+// by a retry, only metadata. As Java's Tasks: at most num-retries + 1
+// attempts, and none after commit.retry.total-timeout-ms has passed, except
+// that the first lost race is always retried; then CommitConflict "commit
+// failed after N attempts" with every manifest and manifest list the
+// producer wrote deleted (the data files it was given are the caller's).
+// CommitStateUnknown ends the loop without cleanup (the commit may have
+// landed: deleting its files could corrupt the table, retrying could commit
+// twice). After any other failure every manifest the operation wrote is
+// deleted.
 //
 // Durability: just before the swap, the files the new snapshot references
 // that this process wrote without fsync — the operation's data and delete
