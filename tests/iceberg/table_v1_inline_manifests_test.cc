@@ -18,6 +18,7 @@
 #include "floe/iceberg/expression/parser.h"
 #include "floe/iceberg/manifest_list.h"
 #include "floe/iceberg/metadata_io.h"
+#include "floe/iceberg/scan/incremental_append_scan.h"
 #include "floe/iceberg/table.h"
 #include "iceberg/memory_table_operations.h"
 #include "iceberg/rebased_file_io.h"
@@ -96,9 +97,19 @@ class TableV1InlineManifestsTest : public ::testing::Test {
     TableScanOptions options;
     options.snapshot_id = snapshot_id;
     FLOE_ASSIGN_OR_RETURN(auto scan, table_->NewScan(options));
-    FLOE_ASSIGN_OR_RETURN(auto reader, scan->Open());
+    return Lines(*scan);
+  }
+  // The rows an incremental append scan of `range` reads, as JSON lines.
+  Result<std::multiset<std::string>> Appended(AppendRange range) {
+    FLOE_ASSIGN_OR_RETURN(TableState state, ops_->Refresh());
+    FLOE_ASSIGN_OR_RETURN(auto scan, IncrementalAppendScan::Make(io_, state.metadata, range, {}));
+    return Lines(*scan);
+  }
+  template <typename Scan>
+  static Result<std::multiset<std::string>> Lines(Scan& scan) {
+    FLOE_ASSIGN_OR_RETURN(auto reader, scan.Open());
     std::ostringstream out;
-    BatchPrinter printer(out, scan->output_schema(), {.format = OutputFormat::kJsonl});
+    BatchPrinter printer(out, scan.output_schema(), {.format = OutputFormat::kJsonl});
     while (true) {
       FLOE_ASSIGN_OR_RETURN(auto batch, reader->Next());
       if (!batch.has_value()) break;
@@ -172,6 +183,25 @@ TEST_F(TableV1InlineManifestsTest, AppendCarriesTheInlineManifestIntoAManifestLi
   EXPECT_EQ(Rows().value(), fixture_rows_);
   ASSERT_TRUE(table_->SetCurrent(head->snapshot_id).ok());
   EXPECT_EQ(Rows().value(), With(fixture_rows_, added));
+}
+
+TEST_F(TableV1InlineManifestsTest, IncrementalAppendScansSpanTheInlineSnapshotAndLaterOnes) {
+  const std::vector<Row> first = {{50, "alpha", 1}};
+  const std::vector<Row> second = {{51, "delta", 2}, {52, "beta", 3}};
+  auto s1 = table_->Append(Source(first));
+  ASSERT_TRUE(s1.ok()) << s1.status().ToString();
+  auto s2 = table_->Append(Source(second));
+  ASSERT_TRUE(s2.ok()) << s2.status().ToString();
+  const int64_t id1 = s1->state.metadata->current_snapshot()->snapshot_id;
+  const int64_t id2 = s2->state.metadata->current_snapshot()->snapshot_id;
+  const std::multiset<std::string> none;
+  // Every append of the ancestry: the inline snapshot's rows once, though
+  // the later lists carry its manifest too.
+  EXPECT_EQ(Appended({}).value(), With(With(fixture_rows_, first), second));
+  EXPECT_EQ(Appended({kFixtureSnapshotId, false, std::nullopt}).value(), With(With(none, first), second));
+  EXPECT_EQ(Appended({kFixtureSnapshotId, true, id1}).value(), With(fixture_rows_, first));
+  EXPECT_EQ(Appended({id1, false, id2}).value(), With(none, second));
+  EXPECT_EQ(Appended({std::nullopt, false, kFixtureSnapshotId}).value(), fixture_rows_);
 }
 
 TEST_F(TableV1InlineManifestsTest, DeleteAndOverwriteRewriteTheInlineManifest) {
