@@ -316,6 +316,7 @@ class ManifestPythonCommitsTest : public ::testing::TestWithParam<int> {
   std::shared_ptr<MemoryTableOperations> ops_;
   std::unique_ptr<Table> table_;
   std::optional<int64_t> rewrite_snapshot_id_;  // a compaction's snapshot
+  std::vector<ManifestEntry> head_entries_;     // the head's data entries, kept for loops
 };
 
 TEST_P(ManifestPythonCommitsTest, AppendsAndAMetadataOnlyDelete) {
@@ -349,7 +350,8 @@ TEST_P(ManifestPythonCommitsTest, MergeAppendOverwritesAndCompaction) {
   ASSERT_TRUE(overwritten.ok()) << overwritten.status().ToString();
   EXPECT_EQ(overwritten->state.metadata->current_snapshot()->operation, "overwrite");
   std::map<ManifestEntryStatus, int> statuses;
-  for (const auto& e : CheckHead()[DataFileContent::kData]) ++statuses[e.status];
+  head_entries_ = CheckHead()[DataFileContent::kData];
+  for (const auto& e : head_entries_) ++statuses[e.status];
   EXPECT_EQ(statuses, (std::map<ManifestEntryStatus, int>{
                           {ManifestEntryStatus::kAdded, 1}, {ManifestEntryStatus::kExisting, 2},
                           {ManifestEntryStatus::kDeleted, 1}}));
@@ -378,7 +380,8 @@ TEST_P(ManifestPythonCommitsTest, MergeAppendOverwritesAndCompaction) {
   // entries stay in manifests it did not rewrite).
   statuses.clear();
   const int64_t replace_id = replaced->state.metadata->current_snapshot()->snapshot_id;
-  for (const auto& e : CheckHead()[DataFileContent::kData]) {
+  head_entries_ = CheckHead()[DataFileContent::kData];
+  for (const auto& e : head_entries_) {
     if (e.snapshot_id == replace_id) ++statuses[e.status];
   }
   EXPECT_EQ(statuses, (std::map<ManifestEntryStatus, int>{{ManifestEntryStatus::kAdded, 1},
@@ -392,7 +395,8 @@ TEST_P(ManifestPythonCommitsTest, MergeAppendOverwritesAndCompaction) {
   rewrite_snapshot_id_ = (*compacted)->state.metadata->current_snapshot()->snapshot_id;
   EXPECT_EQ((*compacted)->state.metadata->current_snapshot()->operation, "replace");
   int added_x = 0, deleted_x = 0;
-  for (const auto& e : CheckHead()[DataFileContent::kData]) {
+  head_entries_ = CheckHead()[DataFileContent::kData];
+  for (const auto& e : head_entries_) {
     if (e.data_file.file_path.find("category=x") == std::string::npos) continue;
     if (e.status == ManifestEntryStatus::kAdded) {
       ++added_x;
