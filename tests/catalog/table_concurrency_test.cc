@@ -30,7 +30,7 @@ TEST(TableConcurrencyTest, ThreadsRaceAppendsAndOverwrites) {
   ExpectSerialModel(*catalog, all);
 }
 
-// Each child reports its steps as lines "writer step snapshot_id code".
+// Each child reports its steps as lines "writer step snapshot_id code base".
 TEST(TableConcurrencyTest, ProcessesRaceAppendsAndOverwrites) {
   floe::testing::TempDir dir;
   {

@@ -11,6 +11,7 @@
 #include <chrono>
 
 #include "catalog/table_test_util.h"
+#include "floe/iceberg/data_file_writer.h"
 #include "floe/io/fault_injecting_file_io.h"
 
 namespace floe::catalog {
@@ -240,6 +241,169 @@ TEST_F(TableConflictTest, TagRetriesPastAConcurrentAppend) {
   EXPECT_EQ(store_->swaps(), 2);
   EXPECT_EQ(tagged->metadata->refs.at("v1").snapshot_id, first);
   EXPECT_EQ(tagged->metadata->snapshots.size(), 2u);  // the concurrent append is kept
+  Check();
+}
+
+// Overwrite by files (Java's OverwriteFiles): the data files of region
+// `region` of the head, and new files written for `rows` (not committed).
+std::vector<std::string> RegionFiles(FileIO& io, const iceberg::TableState& state, const std::string& region) {
+  std::vector<std::string> paths;
+  const auto manifests = iceberg::ReadManifestList(io, state.metadata->current_snapshot()->manifest_list).value();
+  for (const auto& m : manifests) {
+    const auto entries = iceberg::ManifestReader::Open(io, m).value()->ReadAll().value();
+    for (const auto& e : entries) {
+      if (e.is_live() && e.data_file.file_path.find("/region=" + region + "/") != std::string::npos) {
+        paths.push_back(e.data_file.file_path);
+      }
+    }
+  }
+  return paths;
+}
+
+std::vector<iceberg::DataFile> WriteFiles(std::shared_ptr<FileIO> io, iceberg::Table& table, const Rows& rows) {
+  auto state = table.Refresh().value();
+  auto options = iceberg::DataWriterOptions::FromTable(*state.metadata).value();
+  auto writer = iceberg::DataFileWriter::Make(std::move(io), *state.metadata, options).value();
+  EXPECT_TRUE(writer->Write(MakeBatch(table.WriteSchema().value(), rows).value()).ok());
+  return writer->Close().value();
+}
+
+TEST_F(TableConflictTest, OverwriteFilesReplacesFilesAndNamesItsOperationAsJava) {
+  OtherAppend(MakeRows(0, 6, {"a", "b"}));
+  const auto start = other_->Refresh().value();
+  const RowFilter region_a{"region = 'a'", [](const Row& r) { return r.region == "a"; }};
+  const Rows new_a = MakeRows(100, 2, {"a"});
+  iceberg::OverwriteFilesRequest replace;
+  replace.delete_files = RegionFiles(*io_, start, "a");
+  ASSERT_EQ(replace.delete_files.size(), 1u);
+  replace.add_files = WriteFiles(io_, *other_, new_a);
+  auto replaced = table_->OverwriteFiles(replace);
+  Record(replaced, ModelOverwrite(model_, region_a, new_a));
+  EXPECT_EQ(replaced->state.metadata->current_snapshot()->operation, "overwrite");
+  EXPECT_EQ(replaced->data_files_removed, 1);
+  EXPECT_EQ(replaced->data_files_added, 1);
+
+  iceberg::OverwriteFilesRequest only_delete;
+  only_delete.delete_files = RegionFiles(*io_, other_->Refresh().value(), "b");
+  auto deleted = table_->OverwriteFiles(only_delete);
+  Record(deleted, ModelOverwrite(model_, kRegionB, {}));
+  EXPECT_EQ(deleted->state.metadata->current_snapshot()->operation, "delete");
+
+  iceberg::OverwriteFilesRequest only_add;
+  const Rows new_c = MakeRows(200, 2, {"c"});
+  only_add.add_files = WriteFiles(io_, *other_, new_c);
+  auto added = table_->OverwriteFiles(only_add);
+  Record(added, ModelAppend(model_, new_c));
+  EXPECT_EQ(added->state.metadata->current_snapshot()->operation, "append");
+
+  EXPECT_EQ(table_->OverwriteFiles({}).status().code(), StatusCode::kInvalidArgument);
+  Check();
+}
+
+TEST_F(TableConflictTest, OverwriteFilesValidatesNoConflictingDataFromItsBaseSnapshot) {
+  OtherAppend(MakeRows(0, 6, {"a", "b"}));
+  const auto start = other_->Refresh().value();
+  const int64_t base = start.metadata->current_snapshot()->snapshot_id;
+  const std::vector<std::string> files_a = RegionFiles(*io_, start, "a");
+  const Rows new_a = MakeRows(100, 2, {"a"});
+  const auto written = WriteFiles(io_, *other_, new_a);
+  auto request = [&](iceberg::ExpressionPtr filter, bool validate) {
+    iceberg::OverwriteFilesRequest r;
+    r.delete_files = files_a;
+    r.add_files = written;
+    r.validate_from_snapshot_id = base;
+    r.conflict_detection_filter = std::move(filter);
+    r.validate_no_conflicting_data = validate;
+    return r;
+  };
+  OtherAppend(MakeRows(300, 2, {"c"}));  // after the base: data in region c
+  // No filter: any data added since the base conflicts (Java's alwaysTrue).
+  auto any = table_->OverwriteFiles(request(nullptr, true));
+  ASSERT_EQ(any.status().code(), StatusCode::kCommitConflict) << any.status().ToString();
+  EXPECT_NE(any.status().message().find("conflicting file"), std::string::npos) << any.status().ToString();
+  // A filter: only data it may match conflicts.
+  OtherAppend(MakeRows(400, 2, {"a"}));
+  auto filtered = table_->OverwriteFiles(request(Where(RowFilter{"region = 'a'", nullptr}), true));
+  ASSERT_EQ(filtered.status().code(), StatusCode::kCommitConflict) << filtered.status().ToString();
+  EXPECT_NE(filtered.status().message().find("region=a"), std::string::npos) << filtered.status().ToString();
+  const RowFilter first_a{"", [](const Row& r) { return r.region == "a" && r.id < 100; }};
+  Record(table_->OverwriteFiles(request(Where(RowFilter{"region = 'b'", nullptr}), true)),
+         ModelOverwrite(model_, first_a, new_a));
+  Check();
+}
+
+TEST_F(TableConflictTest, OverwriteFilesWithoutDataValidationLetsConcurrentRowsStand) {
+  OtherAppend(MakeRows(0, 6, {"a", "b"}));
+  const auto start = other_->Refresh().value();
+  iceberg::OverwriteFilesRequest request;
+  request.delete_files = RegionFiles(*io_, start, "a");
+  const Rows new_a = MakeRows(100, 2, {"a"});
+  request.add_files = WriteFiles(io_, *other_, new_a);
+  request.validate_from_snapshot_id = start.metadata->current_snapshot()->snapshot_id;
+  request.validate_no_conflicting_data = false;
+  OtherAppend(MakeRows(400, 2, {"a"}));
+  const RowFilter first_a{"", [](const Row& r) { return r.region == "a" && r.id < 100; }};
+  Record(table_->OverwriteFiles(request), ModelOverwrite(model_, first_a, new_a));
+  Check();
+}
+
+TEST_F(TableConflictTest, OverwriteFilesFailsWhenAFileToDeleteIsNoLongerLive) {
+  OtherAppend(MakeRows(0, 6, {"a", "b"}));
+  iceberg::OverwriteFilesRequest request;
+  request.delete_files = RegionFiles(*io_, other_->Refresh().value(), "b");
+  BeforeFirstSwap([&] { OtherDelete(kRegionB); });
+  auto result = table_->OverwriteFiles(request);
+  ASSERT_EQ(result.status().code(), StatusCode::kCommitConflict) << result.status().ToString();
+  EXPECT_NE(result.status().message().find("not a live file"), std::string::npos) << result.status().ToString();
+  Check();
+}
+
+// A writer that loses every race: commit.retry.num-retries 3 makes four
+// attempts, then CommitConflict; the table is unchanged and everything the
+// append wrote — manifests, manifest lists, metadata files and its own data
+// files (Table::Append wrote them: it cleans up as Spark's aborted write
+// does) — is gone.
+TEST_F(TableConflictTest, AWriterThatKeepsLosingGivesUpAfterNumRetriesPlusOneAttempts) {
+  OtherAppend(MakeRows(0, 4, {"a"}));
+  SetProperty("commit.retry.num-retries", "3");
+  const std::string before = other_->Refresh().value().metadata_location;
+  store_->later = HookedPointerStore::Swap::kConflict;
+  auto result = table_->Append(Source(MakeRows(100, 2, {"b"})));
+  ASSERT_EQ(result.status().code(), StatusCode::kCommitConflict) << result.status().ToString();
+  EXPECT_EQ(result.status().message(),
+            "table db.t: commit failed after 4 attempts: injected: another writer moved the pointer");
+  EXPECT_EQ(store_->swaps(), 4);
+  EXPECT_EQ(other_->Refresh().value().metadata_location, before);
+  Check();  // no orphans
+}
+
+// commit.retry.total-timeout-ms 0 stops after the second attempt: Java's
+// Tasks always retries the first failure. AppendFiles leaves the caller's
+// data files (Java: the files an AppendFiles was given are the caller's to
+// retry with or delete); the caller's retry with them then lands.
+TEST_F(TableConflictTest, OutOfTimeTheCallersFilesStayForItsRetry) {
+  OtherAppend(MakeRows(0, 4, {"a"}));
+  SetProperty("commit.retry.num-retries", "1000");
+  SetProperty("commit.retry.total-timeout-ms", "0");
+  auto state = other_->Refresh().value();
+  auto options = iceberg::DataWriterOptions::FromTable(*state.metadata).value();
+  auto writer = iceberg::DataFileWriter::Make(io_, *state.metadata, options).value();
+  const Rows rows = MakeRows(100, 2, {"b"});
+  ASSERT_TRUE(writer->Write(MakeBatch(other_->WriteSchema().value(), rows).value()).ok());
+  auto files = writer->Close().value();
+  ASSERT_EQ(files.size(), 1u);
+  store_->later = HookedPointerStore::Swap::kConflict;
+  auto failed = table_->AppendFiles(files);
+  ASSERT_EQ(failed.status().code(), StatusCode::kCommitConflict) << failed.status().ToString();
+  EXPECT_NE(failed.status().message().find("after 2 attempts"), std::string::npos) << failed.status().ToString();
+  EXPECT_EQ(store_->swaps(), 2);
+  EXPECT_EQ(other_->Refresh().value().metadata_location, state.metadata_location);
+  // Only the caller's data file is left beside the table's own files.
+  const TableFiles reachable = WalkTable(*io_, other_->Refresh().value());
+  EXPECT_EQ(Orphans(*io_, other_->Refresh().value(), reachable), (std::vector<std::string>{files[0].file_path}));
+
+  store_->later = HookedPointerStore::Swap::kNormal;
+  Record(table_->AppendFiles(files), ModelAppend(model_, rows));
   Check();
 }
 

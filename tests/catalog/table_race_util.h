@@ -7,7 +7,10 @@
 // keep adding, so its overwrites may fail, but only with CommitConflict.
 //
 // ExpectSerialModel checks afterwards: every append landed exactly once; the
-// branch's snapshots are exactly the operations that reported success; and
+// branch's snapshots are exactly the operations that reported success; each
+// hot overwrite that landed had no conflicting append between the snapshot
+// it started from and its own, and each that failed had one after its start
+// (so every overlapping overwrite conflicted, and only those); and
 // replaying those operations in snapshot-log order on an in-memory model
 // gives the table's rows — at the head and at sampled snapshots by time
 // travel.
@@ -16,6 +19,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <sstream>
@@ -94,36 +98,55 @@ inline int StepsOf(int writer) {
   return writer < RaceScale().appenders ? RaceScale().appends_each : RaceScale().overwrites_each;
 }
 
-// One step's outcome: the snapshot it committed, or the error.
+// One step's outcome: the snapshot it committed, or the error, and the
+// snapshot its operation started from (0: the table was empty).
 struct Done {
   int writer = 0;
   int step = 0;
   int64_t snapshot_id = 0;  // 0 when it failed
   StatusCode code = StatusCode::kOk;
   std::string message;
+  int64_t base_snapshot_id = 0;
 };
 
 inline std::vector<Done> RunWriter(Catalog& catalog, int writer) {
   std::vector<Done> done;
-  iceberg::Table table(catalog.NewTableOps(Ident(kTableName)));
+  auto ops = catalog.NewTableOps(Ident(kTableName));
+  iceberg::Table table(ops);
   for (int i = 0; i < StepsOf(writer); ++i) {
     const Step step = StepOf(writer, i);
-    Result<iceberg::WriteResult> result = Status::Internal("not run");
-    auto source = SourceFor(table, step.rows);
-    if (!source.ok()) {
-      result = source.status();
-    } else if (step.kind == Step::kAppend) {
-      result = table.Append(*source);
-    } else if (step.kind == Step::kOverwrite) {
-      result = table.Overwrite(iceberg::ParseExpression(step.filter.text).value(), *source);
-    } else {
-      result = table.Delete(iceberg::ParseExpression(step.filter.text).value());
-    }
-    Done d{writer, i, 0, result.status().code(), result.ok() ? "" : result.status().message()};
+    Done d{writer, i, 0, StatusCode::kOk, "", 0};
+    // Table::Append/Overwrite/Delete, with the state they start from kept.
+    auto run = [&]() -> Result<iceberg::WriteResult> {
+      FLOE_ASSIGN_OR_RETURN(iceberg::TableState state, table.Refresh());
+      if (const iceberg::Snapshot* head = state.metadata->current_snapshot()) d.base_snapshot_id = head->snapshot_id;
+      FLOE_ASSIGN_OR_RETURN(auto source, SourceFor(table, step.rows));
+      iceberg::PreparedWrite prepared;
+      if (step.kind == Step::kAppend) {
+        FLOE_ASSIGN_OR_RETURN(prepared, iceberg::PrepareAppend(ops, state, source, {}));
+      } else {
+        FLOE_ASSIGN_OR_RETURN(prepared, iceberg::PrepareRewriteMatching(
+                                            ops, state, iceberg::ParseExpression(step.filter.text).value(),
+                                            step.kind == Step::kOverwrite ? &source : nullptr));
+      }
+      return iceberg::CommitPrepared(std::move(prepared), *ops, state);
+    };
+    Result<iceberg::WriteResult> result = run();
+    d.code = result.status().code();
+    if (!result.ok()) d.message = result.status().message();
     if (result.ok()) d.snapshot_id = result->commit.snapshot_id;
     done.push_back(std::move(d));
   }
   return done;
+}
+
+// Whether a step that landed adds rows `filter` matches: under serializable
+// isolation such an append, committed after an overwrite's base snapshot
+// and before the overwrite, conflicts with it. The race's appended files
+// hold one row each, so file metrics decide exactly as rows do.
+inline bool AddsMatchingRows(const Done& d, const RowFilter& filter) {
+  const Step step = StepOf(d.writer, d.step);
+  return std::any_of(step.rows.begin(), step.rows.end(), filter.match);
 }
 
 // Checks the table against the replay of the steps that landed.
@@ -165,6 +188,54 @@ inline void ExpectSerialModel(Catalog& catalog, const std::vector<Done>& all) {
   for (const auto& entry : m.snapshot_log) logged.push_back(entry.snapshot_id);
   EXPECT_EQ(logged, chain);
 
+  // Conflicts: a hot overwrite that landed had no conflicting commit
+  // between its base and itself; one that failed had one after its base
+  // and no later than the next hot step's base (that step refreshed after
+  // the failure). So every overlapping overwrite got CommitConflict, and
+  // none failed without cause.
+  std::map<int64_t, size_t> position;  // snapshot id -> index in chain
+  for (size_t n = 0; n < chain.size(); ++n) position[chain[n]] = n;
+  std::map<int, int64_t> hot_base;  // hot step -> its base snapshot
+  for (const Done& d : all) {
+    if (d.writer == HotWriter()) hot_base[d.step] = d.base_snapshot_id;
+  }
+  int overlapping = 0;
+  for (const Done& d : all) {
+    if (d.writer != HotWriter()) continue;
+    const RowFilter filter = StepOf(d.writer, d.step).filter;
+    size_t from = 0;
+    if (d.base_snapshot_id != 0) {
+      auto base = position.find(d.base_snapshot_id);
+      ASSERT_NE(base, position.end()) << "hot step " << d.step << ": base " << d.base_snapshot_id << " not on main";
+      from = base->second + 1;
+    }
+    size_t to = chain.size();
+    if (d.code == StatusCode::kOk) {
+      to = position.at(d.snapshot_id);
+    } else if (auto next = hot_base.find(d.step + 1); next != hot_base.end() && next->second != 0) {
+      auto next_base = position.find(next->second);
+      ASSERT_NE(next_base, position.end()) << "hot step " << d.step + 1 << ": base not on main";
+      to = next_base->second + 1;
+    }
+    std::vector<std::string> conflicting;
+    for (size_t n = from; n < to; ++n) {
+      const Done& other = *by_snapshot.at(chain[n]);
+      if (other.writer != HotWriter() && AddsMatchingRows(other, filter)) {
+        conflicting.push_back(StrCat("writer ", other.writer, " step ", other.step));
+      }
+    }
+    if (!conflicting.empty()) ++overlapping;
+    if (d.code == StatusCode::kOk) {
+      EXPECT_TRUE(conflicting.empty()) << "hot overwrite " << d.step << " (" << filter.text
+                                       << ") landed over conflicting commits:" << Lines(conflicting);
+    } else {
+      EXPECT_FALSE(conflicting.empty()) << "hot overwrite " << d.step << " failed with no conflicting commit: "
+                                        << d.message;
+    }
+  }
+  EXPECT_EQ(hot_conflicts, overlapping);
+  ::testing::Test::RecordProperty("hot_overwrites_overlapping", overlapping);
+
   iceberg::Table table(catalog.NewTableOps(Ident(kTableName)));
   Rows model;
   for (size_t n = 0; n < chain.size(); ++n) {
@@ -186,10 +257,13 @@ inline void ExpectSerialModel(Catalog& catalog, const std::vector<Done>& all) {
   EXPECT_EQ(Lines(WalkTable(*io, *state).missing), "");
 }
 
-// A child process's report: one line "writer step snapshot_id code" per step.
+// A child process's report: one line "writer step snapshot_id code base" per step.
 inline std::string ReportLines(const std::vector<Done>& done) {
   std::string report;
-  for (const Done& d : done) report += StrCat(d.writer, " ", d.step, " ", d.snapshot_id, " ", static_cast<int>(d.code), "\n");
+  for (const Done& d : done) {
+    report += StrCat(d.writer, " ", d.step, " ", d.snapshot_id, " ", static_cast<int>(d.code), " ", d.base_snapshot_id,
+                     "\n");
+  }
   return report;
 }
 
@@ -200,12 +274,14 @@ inline bool ParseReport(const std::string& report, std::vector<Done>* all) {
   while (std::getline(lines, line)) {
     Done d;
     long long snapshot = 0;
+    long long base = 0;
     int code = 0;
-    if (std::sscanf(line.c_str(), "%d %d %lld %d", &d.writer, &d.step, &snapshot, &code) != 4) {
+    if (std::sscanf(line.c_str(), "%d %d %lld %d %lld", &d.writer, &d.step, &snapshot, &code, &base) != 5) {
       ADD_FAILURE() << "malformed report line " << Quote(line) << " in:\n" << report;
       return false;
     }
     d.snapshot_id = snapshot;
+    d.base_snapshot_id = base;
     d.code = static_cast<StatusCode>(code);
     all->push_back(d);
   }

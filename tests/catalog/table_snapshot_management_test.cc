@@ -190,6 +190,37 @@ TEST_F(TableSnapshotManagementTest, SetCurrentAcceptsAnySnapshotAndFastForwardNe
   EXPECT_EQ(Check(), "");
 }
 
+TEST_F(TableSnapshotManagementTest, RemoveRefRemovesTagsAndBranchesButNotMain) {
+  const int64_t s1 = AppendMain(MakeRows(0, 2, {"a"}));
+  const int64_t s2 = AppendMain(MakeRows(10, 2, {"b"}));
+  ASSERT_TRUE(table_->SetRef("v1", iceberg::SnapshotRefType::kTag, s1).ok());
+  const int64_t staged = AppendStaged("dev", MakeRows(20, 1, {"c"}), "w1", main_);
+
+  auto untagged = table_->RemoveRef("v1");
+  ASSERT_TRUE(untagged.ok()) << untagged.status().ToString();
+  EXPECT_EQ(untagged->metadata->refs.count("v1"), 0u);
+  EXPECT_NE(untagged->metadata->SnapshotById(s1), nullptr);  // the snapshot stays until expiry
+  iceberg::TableScanOptions by_tag;
+  by_tag.ref = "v1";
+  EXPECT_EQ(ScanRows(*table_, by_tag).status().code(), StatusCode::kNotFound);
+
+  auto unbranched = table_->RemoveRef("dev");
+  ASSERT_TRUE(unbranched.ok()) << unbranched.status().ToString();
+  EXPECT_EQ(unbranched->metadata->refs.count("dev"), 0u);
+  EXPECT_NE(unbranched->metadata->SnapshotById(staged), nullptr);
+  EXPECT_EQ(unbranched->metadata->current_snapshot_id, s2);  // main untouched
+  EXPECT_EQ(ScanRows(*table_).value(), main_);
+
+  auto main = table_->RemoveRef("main");
+  ASSERT_EQ(main.status().code(), StatusCode::kInvalidArgument) << main.status().ToString();
+  EXPECT_EQ(main.status().message(), "the main branch cannot be removed");
+  auto missing = table_->RemoveRef("v1");
+  ASSERT_EQ(missing.status().code(), StatusCode::kNotFound) << missing.status().ToString();
+  EXPECT_EQ(missing.status().message(), "branch or tag 'v1' does not exist");
+  EXPECT_EQ(table_->Refresh().value().metadata->refs.size(), 1u);  // main only
+  EXPECT_EQ(Check(), "");
+}
+
 // A position delete file for the rows of `file` at `positions`.
 iceberg::DataFile PositionDeletes(std::shared_ptr<FileIO> io, const iceberg::TableState& state,
                                   const iceberg::DataFile& file, std::vector<int64_t> positions) {

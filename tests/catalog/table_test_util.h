@@ -290,15 +290,18 @@ inline std::string CheckTable(Catalog& catalog, const std::map<int64_t, Rows>& m
 // swap's index, from 0) before each swap it passes on — to let another
 // writer commit at exactly that point — and can lose a swap's answer:
 // kUnknownLanded swaps and then reports CommitStateUnknown, kUnknownNotLanded
-// reports it without swapping.
+// reports it without swapping, kConflict loses the race without swapping.
 class HookedPointerStore final : public MetadataPointerStore {
  public:
-  enum class Swap { kNormal, kUnknownLanded, kUnknownNotLanded };
+  // kConflict answers CommitConflict without swapping, as if another
+  // writer had just moved the pointer.
+  enum class Swap { kNormal, kUnknownLanded, kUnknownNotLanded, kConflict };
 
   explicit HookedPointerStore(std::shared_ptr<SqlCatalog> base) : base_(std::move(base)) {}
 
   std::function<void(int swap)> before_swap;
-  std::vector<Swap> outcomes;  // by swap index; kNormal beyond
+  std::vector<Swap> outcomes;  // by swap index; `later` beyond
+  Swap later = Swap::kNormal;
   // After a swap answered CommitStateUnknown, this many pointer reads fail
   // (the catalog is unreachable while the committer checks the outcome).
   int failed_loads_after_unknown = 0;
@@ -321,8 +324,8 @@ class HookedPointerStore final : public MetadataPointerStore {
                               const std::string& location) override {
     const int index = swaps_++;
     if (before_swap) before_swap(index);
-    const Swap outcome =
-        static_cast<size_t>(index) < outcomes.size() ? outcomes[static_cast<size_t>(index)] : Swap::kNormal;
+    const Swap outcome = static_cast<size_t>(index) < outcomes.size() ? outcomes[static_cast<size_t>(index)] : later;
+    if (outcome == Swap::kConflict) return Status::CommitConflict("injected: another writer moved the pointer");
     if (outcome == Swap::kUnknownNotLanded) {
       pending_failed_loads_ = failed_loads_after_unknown;
       return Status::CommitStateUnknown("injected: the swap was lost");

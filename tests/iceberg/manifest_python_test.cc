@@ -8,14 +8,13 @@
 
 #include <set>
 #include <string>
-#include <tuple>
 #include <vector>
 
 #include "floe/iceberg/manifest_list.h"
 #include "floe/iceberg/manifest_writer.h"
 #include "iceberg/manifest_test_util.h"
+#include "iceberg/python_avro.h"
 #include "testing/required_tools.h"
-#include "testing/run_process.h"
 #include "testing/temp_dir.h"
 
 namespace floe::iceberg {
@@ -23,39 +22,12 @@ namespace {
 
 using testing::Col;
 using testing::Entry;
-
-constexpr const char* kPython = "/usr/bin/python3";
-
-bool PythonHasAvro() {
-  const floe::testing::ProcessResult r = floe::testing::RunProcess({kPython, "-c", "import avro.datafile"});
-  return r.exit_code == 0;
-}
-
-// Runs the reader script and parses its JSON (kept alive in `parser`).
-simdjson::dom::element ReadWithPython(const std::string& path, simdjson::dom::parser* parser, std::string* text) {
-  const floe::testing::ProcessResult r =
-      floe::testing::RunProcess({kPython, std::string(FLOE_SOURCE_DIR) + "/tests/formats/avro_python_read.py", path});
-  EXPECT_EQ(r.exit_code, 0) << r.err;
-  *text = r.out;
-  simdjson::dom::element doc;
-  EXPECT_EQ(parser->parse(*text).get(doc), simdjson::SUCCESS) << *text;
-  return doc;
-}
-
-using Id = std::tuple<std::string, std::string, std::string>;  // path, attribute, value as JSON
-
-std::set<Id> Ids(simdjson::dom::element doc) {
-  std::set<Id> out;
-  for (simdjson::dom::element e : doc["ids"].get_array()) {
-    simdjson::dom::array a = e.get_array();
-    out.emplace(std::string(a.at(0).get_string().value()), std::string(a.at(1).get_string().value()),
-                simdjson::minify(a.at(2)));
-  }
-  return out;
-}
-
-std::string Str(simdjson::dom::element e) { return std::string(e.get_string().value()); }
-int64_t Int(simdjson::dom::element e) { return e.get_int64().value(); }
+using testing::Id;
+using testing::Ids;
+using testing::Int;
+using testing::PythonHasAvro;
+using testing::ReadWithPython;
+using testing::Str;
 
 Schema PySchema() {
   return Schema::Make(1, {Col(1, "id", Type::Long(), true), Col(2, "category", Type::String()),

@@ -2,10 +2,13 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <numeric>
 #include <thread>
 
 #include "floe/iceberg/manifest_list.h"
 #include "floe/iceberg/manifest_reader.h"
+#include "floe/iceberg/table_update.h"
 #include "floe/iceberg/update/merging_snapshot_producer.h"
 #include "memory_table_operations.h"
 
@@ -189,6 +192,112 @@ TEST(SnapshotProducerTest, MergeAppendCombinesSmallManifests) {
   auto manifests = ReadManifestList(*io, state.metadata->current_snapshot()->manifest_list).value();
   EXPECT_LT(manifests.size(), 3u);
   EXPECT_EQ(LiveFiles(*io, *state.metadata).size(), 4u);
+}
+
+// Java's ManifestMergeManager on commit.manifest.target-size-bytes: seven
+// one-file manifests, then an eighth commit that merges. The manifests are
+// packed from the oldest into bins of at most the target; every bin of two
+// or more merges, except the one holding the new manifest while it has
+// fewer than commit.manifest.min-count-to-merge.
+class ManifestMergeTargetSizeTest : public ::testing::Test {
+ protected:
+  // Seven unmerged appends; returns the manifest lengths, newest first.
+  std::vector<int64_t> SevenManifests() {
+    for (int i = 1; i <= 7; ++i) {
+      MergingSnapshotProducer append(ops_, "append");
+      append.AddFile(File("f" + std::to_string(i) + ".parquet", i));
+      EXPECT_TRUE(append.Commit().ok());
+    }
+    std::vector<int64_t> lengths;
+    for (const auto& m : Listed()) lengths.push_back(m.manifest_length);
+    return lengths;
+  }
+  void SetTableProperties(std::map<std::string, std::string> properties) {
+    auto state = ops_->Refresh().value();
+    auto updated = ApplyTableChanges(state.metadata.get(), {}, {SetProperties{std::move(properties)}});
+    ASSERT_TRUE(updated.ok()) << updated.status().ToString();
+    ASSERT_TRUE(ops_->Commit(state, *updated).ok());
+  }
+  // The eighth append, merging; the head's manifests.
+  std::vector<ManifestFile> MergingAppend() {
+    MergingSnapshotProducer append(ops_, "append");
+    append.set_merge_manifests(true);
+    append.AddFile(File("f8.parquet", 8));
+    auto committed = append.Commit();
+    EXPECT_TRUE(committed.ok()) << committed.status().ToString();
+    new_snapshot_ = committed.ok() ? committed->metadata->current_snapshot()->snapshot_id : 0;
+    EXPECT_EQ(LiveFiles(*io_, *ops_->Refresh()->metadata).size(), 8u);
+    return Listed();
+  }
+  std::vector<ManifestFile> Listed() {
+    return ReadManifestList(*io_, ops_->Refresh()->metadata->current_snapshot()->manifest_list).value();
+  }
+  // The files a manifest lists, by record count (f<n> has n rows).
+  std::vector<int64_t> Files(const ManifestFile& m) {
+    std::vector<int64_t> files;
+    const auto entries = ManifestReader::Open(*io_, m).value()->ReadAll().value();
+    for (const auto& e : entries) {
+      files.push_back(e.data_file.record_count);
+    }
+    return files;
+  }
+
+  std::shared_ptr<FileIO> io_ = NewMemoryFileIO();
+  std::shared_ptr<MemoryTableOperations> ops_ = std::make_shared<MemoryTableOperations>(io_, NewTable());
+  int64_t new_snapshot_ = 0;
+};
+
+TEST_F(ManifestMergeTargetSizeTest, OldManifestsMergeInBinsOfTheTargetSize) {
+  const std::vector<int64_t> lengths = SevenManifests();
+  ASSERT_EQ(lengths.size(), 7u);
+  // Lengths differ by a few bytes (snapshot ids): a target of 2.5 of them
+  // holds any two and no three.
+  const int64_t shortest = *std::min_element(lengths.begin(), lengths.end());
+  const int64_t longest = *std::max_element(lengths.begin(), lengths.end());
+  const int64_t target = shortest * 5 / 2;
+  ASSERT_LE(2 * longest, target);
+  ASSERT_GT(3 * shortest, target + longest / 10);
+  SetTableProperties({{"commit.manifest.target-size-bytes", std::to_string(target)}});
+  // From the oldest: [f1 f2] [f3 f4] [f5 f6] [f7 f8]; the last holds the
+  // new manifest and 2 < 100 manifests: it stays as it is.
+  const auto listed = MergingAppend();
+  ASSERT_EQ(listed.size(), 5u);
+  EXPECT_EQ(Files(listed[0]), (std::vector<int64_t>{8}));
+  EXPECT_EQ(Files(listed[1]), (std::vector<int64_t>{7}));
+  EXPECT_EQ(Files(listed[2]), (std::vector<int64_t>{6, 5}));
+  EXPECT_EQ(Files(listed[3]), (std::vector<int64_t>{4, 3}));
+  EXPECT_EQ(Files(listed[4]), (std::vector<int64_t>{2, 1}));
+  for (size_t i = 2; i < 5; ++i) {
+    EXPECT_EQ(listed[i].added_snapshot_id, new_snapshot_);
+    EXPECT_EQ(listed[i].existing_files_count, 2);
+    EXPECT_EQ(listed[i].added_files_count, 0);
+  }
+  EXPECT_EQ(listed[0].added_files_count, 1);
+}
+
+TEST_F(ManifestMergeTargetSizeTest, TheNewManifestsBinMergesFromTheMinimumCount) {
+  const std::vector<int64_t> lengths = SevenManifests();
+  const int64_t total = std::accumulate(lengths.begin(), lengths.end(), int64_t{0});
+  // One bin holds everything: with fewer than 100 manifests nothing merges ...
+  SetTableProperties({{"commit.manifest.target-size-bytes", std::to_string(total * 2)}});
+  EXPECT_EQ(MergingAppend().size(), 8u);
+  // ... and from min-count-to-merge on, all of it merges into one.
+  SetTableProperties({{"commit.manifest.min-count-to-merge", "9"}});
+  MergingSnapshotProducer append(ops_, "append");
+  append.set_merge_manifests(true);
+  append.AddFile(File("f9.parquet", 9));
+  ASSERT_TRUE(append.Commit().ok());
+  const auto listed = Listed();
+  ASSERT_EQ(listed.size(), 1u);
+  EXPECT_EQ(Files(listed[0]), (std::vector<int64_t>{9, 8, 7, 6, 5, 4, 3, 2, 1}));
+  EXPECT_EQ(listed[0].added_files_count, 1);
+  EXPECT_EQ(listed[0].existing_files_count, 8);
+}
+
+TEST_F(ManifestMergeTargetSizeTest, ATargetBelowEveryManifestMergesNothing) {
+  SevenManifests();
+  SetTableProperties({{"commit.manifest.target-size-bytes", "1"}, {"commit.manifest.min-count-to-merge", "2"}});
+  EXPECT_EQ(MergingAppend().size(), 8u);
 }
 
 TEST(SnapshotProducerTest, Version1And3Tables) {

@@ -28,6 +28,7 @@
 #include "floe/iceberg/metadata_io.h"
 #include "floe/iceberg/scan/incremental_append_scan.h"
 #include "floe/iceberg/scan/table_scan.h"
+#include "iceberg/rebased_file_io.h"
 
 namespace floe::iceberg {
 namespace {
@@ -35,37 +36,7 @@ namespace {
 const std::string kRoot = std::string(FLOE_SHARED_DIR) + "/fixtures/iceberg/duckdb-iceberg";
 const std::string kPersistent = kRoot + "/data/persistent/";
 
-// Resolves the relative locations of a table written with relative paths
-// against `base`; "file://data/..." (PyIceberg with a relative warehouse) too.
-class RebasedFileIO final : public FileIO {
- public:
-  explicit RebasedFileIO(std::string base) : base_(std::move(base)), local_(NewLocalFileIO()) {}
-  std::string_view scheme() const override { return "file"; }
-  Result<FileInfo> Stat(const std::string& path) override { return local_->Stat(Resolve(path)); }
-  Result<std::unique_ptr<RandomAccessFile>> OpenRead(const std::string& path,
-                                                     const OpenReadOptions& options) override {
-    return local_->OpenRead(Resolve(path), options);
-  }
-  Result<std::unique_ptr<OutputStream>> OpenWrite(const std::string& path, const WriteOptions&) override {
-    return Status::InvalidArgument(StrCat("fixtures are read only: ", path));
-  }
-  Status Delete(const std::string& path) override {
-    return Status::InvalidArgument(StrCat("fixtures are read only: ", path));
-  }
-  Result<ListPage> List(const std::string& prefix, const ListOptions& options) override {
-    return local_->List(Resolve(prefix), options);
-  }
-
- private:
-  // floe::StartsWith: floe::iceberg::StartsWith is the expression factory.
-  std::string Resolve(const std::string& path) const {
-    std::string p = path;
-    if (floe::StartsWith(p, "file://") && !floe::StartsWith(p, "file:///")) p = p.substr(7);
-    return floe::StartsWith(p, "/") || floe::StartsWith(p, "file:") ? p : base_ + "/" + p;
-  }
-  std::string base_;
-  std::shared_ptr<FileIO> local_;
-};
+using testing::RebasedFileIO;
 
 std::string BaseFor(const std::string& metadata_path) {
   return metadata_path.find("/iceberg/lineitem") != std::string::npos ? kPersistent + "iceberg" : kRoot;

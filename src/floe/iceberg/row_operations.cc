@@ -234,6 +234,40 @@ Result<PreparedWrite> PrepareAppendFiles(std::shared_ptr<TableOperations> ops, c
   return prepared;  // the files are the caller's: not deleted on failure
 }
 
+Result<PreparedWrite> PrepareOverwriteFiles(std::shared_ptr<TableOperations> ops, const TableState& state,
+                                            OverwriteFilesRequest request) {
+  if (request.delete_files.empty() && request.add_files.empty()) {
+    return Status::InvalidArgument(StrCat("table ", ops->name(), ": an overwrite by files names no file"));
+  }
+  const Schema* schema = state.metadata->current_schema();
+  if (schema == nullptr) return Status::Corrupt(StrCat("table ", ops->name(), " has no current schema"));
+  PreparedWrite prepared;
+  // Java's operation(): only adding is an append; only deleting a delete.
+  const bool append_only = request.delete_files.empty();
+  auto producer = std::make_unique<MergingSnapshotProducer>(
+      ops, std::string(append_only ? kOperationAppend : kOperationOverwrite));
+  producer->set_starting_state(state);
+  if (request.validate_from_snapshot_id) producer->set_validate_from_snapshot(request.validate_from_snapshot_id);
+  if (request.validate_no_conflicting_data) {
+    MergingSnapshotProducer::FilePredicate conflicting = [](const DataFile&, const PartitionSpec&) -> Result<bool> {
+      return true;
+    };
+    if (request.conflict_detection_filter != nullptr) {
+      FLOE_ASSIGN_OR_RETURN(conflicting, ConflictPredicate(*schema, request.conflict_detection_filter));
+    }
+    producer->ValidateNoConflictingAppends(std::move(conflicting));
+  }
+  prepared.result.data_files_removed = static_cast<int64_t>(request.delete_files.size());
+  for (auto& path : request.delete_files) producer->DeleteFile(std::move(path));
+  prepared.result.data_files_added = static_cast<int64_t>(request.add_files.size());
+  for (auto& f : request.add_files) {
+    prepared.result.rows_written += f.record_count;
+    producer->AddExistingFile(std::move(f));
+  }
+  prepared.producer = std::move(producer);
+  return prepared;  // the added files are the caller's: not deleted on failure
+}
+
 Result<PreparedWrite> PrepareRewriteMatching(std::shared_ptr<TableOperations> ops, const TableState& state,
                                              const ExpressionPtr& filter, const BatchSource* rows) {
   const TableMetadata& metadata = *state.metadata;

@@ -69,6 +69,28 @@ Result<PreparedWrite> PrepareAppend(std::shared_ptr<TableOperations> ops, const 
                                     const BatchSource& rows, const std::map<std::string, std::string>& summary);
 Result<PreparedWrite> PrepareAppendFiles(std::shared_ptr<TableOperations> ops, const TableState& state,
                                          std::vector<DataFile> files);
+// Overwrite by files (Java's OverwriteFiles): removes live data files by
+// path and adds data files the caller wrote.
+struct OverwriteFilesRequest {
+  std::vector<std::string> delete_files;  // paths of live data files
+  std::vector<DataFile> add_files;        // spec_id set; durable already (as AppendFiles)
+  // Java's validateFromSnapshot: the snapshot the caller chose the files in;
+  // conflicts are what was committed after it. Default: the state the
+  // operation is prepared on. It must be an ancestor of main at commit.
+  std::optional<int64_t> validate_from_snapshot_id;
+  // Java's validateNoConflictingData: fail when a data file was added
+  // after that snapshot — one conflict_detection_filter may match, or any
+  // when it is null (Java's default filter once files are deleted).
+  bool validate_no_conflicting_data = true;
+  ExpressionPtr conflict_detection_filter;  // unbound
+};
+// Errors: InvalidArgument for an empty request. At commit, CommitConflict
+// when a file to delete is no longer live, when validation finds
+// conflicting data, or (v2+, always, as Java's validateNoConflictingDeletes)
+// when a delete file added since applies to a file it deletes. The added
+// files are the caller's: kept on failure.
+Result<PreparedWrite> PrepareOverwriteFiles(std::shared_ptr<TableOperations> ops, const TableState& state,
+                                            OverwriteFilesRequest request);
 // Delete (rows == nullptr) or overwrite by filter; the mode as above.
 // InvalidArgument for merge-on-read on a v1 table or an unknown mode value.
 Result<PreparedWrite> PrepareRewriteMatching(std::shared_ptr<TableOperations> ops, const TableState& state,

@@ -28,12 +28,6 @@ int64_t NowMs() {
       .count();
 }
 
-int64_t IntProperty(const TableMetadata& m, const std::string& key, int64_t fallback) {
-  auto it = m.properties.find(key);
-  int64_t value = 0;
-  return it != m.properties.end() && ParseInt64(Trim(it->second), &value) ? value : fallback;
-}
-
 // A FileIO handle for APIs that hold one, borrowing the operations' FileIO
 // (which outlives every call here).
 std::shared_ptr<FileIO> Borrow(TableOperations& ops) { return std::shared_ptr<FileIO>(std::shared_ptr<FileIO>(), &ops.io()); }
@@ -142,6 +136,12 @@ Result<WriteResult> Table::AppendFiles(std::vector<DataFile> files) {
   return CommitPrepared(std::move(prepared), *ops_, state);
 }
 
+Result<WriteResult> Table::OverwriteFiles(OverwriteFilesRequest request) {
+  FLOE_ASSIGN_OR_RETURN(auto state, Refresh());
+  FLOE_ASSIGN_OR_RETURN(auto prepared, PrepareOverwriteFiles(ops_, state, std::move(request)));
+  return CommitPrepared(std::move(prepared), *ops_, state);
+}
+
 Result<WriteResult> Table::Delete(const ExpressionPtr& filter) {
   FLOE_ASSIGN_OR_RETURN(auto state, Refresh());
   FLOE_ASSIGN_OR_RETURN(auto prepared, PrepareRewriteMatching(ops_, state, filter, nullptr));
@@ -174,6 +174,7 @@ Result<TableState> Table::CommitChanges(const ChangeBuilder& build) {
     FLOE_ASSIGN_OR_RETURN(auto state, Refresh());
     FLOE_ASSIGN_OR_RETURN(auto change, build(*state.metadata));
     FLOE_ASSIGN_OR_RETURN(auto updated, ApplyTableChanges(state.metadata.get(), change.first, change.second));
+    if (change.second.empty()) return state;
     auto committed = ops_->Commit(state, updated);
     if (committed.ok() || committed.status().code() != StatusCode::kCommitConflict || attempt >= 4) return committed;
     std::this_thread::sleep_for(std::chrono::milliseconds(wait_ms));
@@ -227,41 +228,22 @@ Result<ExpireResult> Table::ExpireSnapshots(const ExpireOptions& options) {
   FLOE_ASSIGN_OR_RETURN(result.state, CommitChanges([&](const TableMetadata& m)
                                                          -> Result<std::pair<std::vector<TableRequirement>,
                                                                              std::vector<TableUpdate>>> {
-    const int64_t cutoff = options.older_than_ms.value_or(
-        NowMs() - IntProperty(m, "history.expire.max-snapshot-age-ms", int64_t{5} * 24 * 3600 * 1000));
-    const int retain = options.retain_last.value_or(
-        static_cast<int>(IntProperty(m, "history.expire.min-snapshots-to-keep", 1)));
-    std::set<int64_t> keep;
-    for (const auto& [name, ref] : m.refs) {
-      if (!ref.is_branch()) {
-        keep.insert(ref.snapshot_id);
-        continue;
-      }
-      const int branch_retain = ref.min_snapshots_to_keep.value_or(retain);
-      int seen = 0;
-      for (const Snapshot* s = m.SnapshotById(ref.snapshot_id); s != nullptr;
-           s = s->parent_snapshot_id ? m.SnapshotById(*s->parent_snapshot_id) : nullptr) {
-        // A branch's head always stays (a retention of 0 would leave the ref dangling).
-        if (seen == 0 || seen < branch_retain || s->timestamp_ms >= cutoff) keep.insert(s->snapshot_id);
-        ++seen;
-      }
-    }
-    std::vector<int64_t> ids;
+    FLOE_ASSIGN_OR_RETURN(RetentionPlan plan, PlanSnapshotRetention(m, options, options.now_ms.value_or(NowMs())));
     expired.clear();
     kept.clear();
     for (const auto& s : m.snapshots) {
-      // Snapshots no ref reaches expire by age alone.
-      if (keep.count(s.snapshot_id) > 0 || s.timestamp_ms >= cutoff) {
-        kept.push_back(s);
-      } else {
-        ids.push_back(s.snapshot_id);
-        expired.push_back(s);
-      }
+      (plan.retained_snapshot_ids.count(s.snapshot_id) > 0 ? kept : expired).push_back(s);
     }
+    result.removed_refs = plan.removed_refs;
+    // The plan read every ref: each must be where it was when the swap lands.
     std::vector<TableRequirement> reqs;
-    if (m.current_snapshot_id) reqs.push_back(AssertRefSnapshotId{std::string(kMainBranch), m.current_snapshot_id});
+    for (const auto& [name, ref] : m.refs) reqs.push_back(AssertRefSnapshotId{name, ref.snapshot_id});
+    if (m.refs.count(std::string(kMainBranch)) == 0) {
+      reqs.push_back(AssertRefSnapshotId{std::string(kMainBranch), std::nullopt});
+    }
     std::vector<TableUpdate> updates;
-    if (!ids.empty()) updates.push_back(RemoveSnapshots{ids});
+    for (const auto& name : plan.removed_refs) updates.push_back(RemoveSnapshotRef{name});
+    if (!plan.expired_snapshot_ids.empty()) updates.push_back(RemoveSnapshots{plan.expired_snapshot_ids});
     return std::make_pair(std::move(reqs), std::move(updates));
   }));
   for (const auto& s : expired) result.expired_snapshot_ids.push_back(s.snapshot_id);

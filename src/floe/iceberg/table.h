@@ -32,6 +32,7 @@
 #include "floe/iceberg/expression/expression.h"
 #include "floe/iceberg/row_operations.h"
 #include "floe/iceberg/scan/table_scan.h"
+#include "floe/iceberg/snapshot_retention.h"
 #include "floe/iceberg/table_operations.h"
 #include "floe/iceberg/table_update.h"
 #include "floe/iceberg/update/row_delta.h"
@@ -41,14 +42,9 @@ namespace floe::iceberg {
 
 class Transaction;
 
-struct ExpireOptions {
-  std::optional<int64_t> older_than_ms;  // default: now - history.expire.max-snapshot-age-ms (5 days)
-  std::optional<int> retain_last;        // default: history.expire.min-snapshots-to-keep (1)
-  bool delete_files = true;
-};
-
 struct ExpireResult {
   std::vector<int64_t> expired_snapshot_ids;
+  std::vector<std::string> removed_refs;  // refs past their max-ref-age-ms
   int64_t deleted_data_files = 0;
   int64_t deleted_manifests = 0;
   int64_t deleted_manifest_lists = 0;
@@ -80,6 +76,11 @@ class Table {
   // them with durable = false calls FileIO::MakeDurable first). The other
   // row writes make the files they write durable before their commit.
   Result<WriteResult> AppendFiles(std::vector<DataFile> files);
+  // Overwrite by files (Java's OverwriteFiles; row_operations.h): deletes
+  // these live data files and adds those, in one snapshot ("overwrite";
+  // "delete" when it only deletes, "append" when it only adds). Errors of
+  // PrepareOverwriteFiles and of the commit.
+  Result<WriteResult> OverwriteFiles(OverwriteFilesRequest request);
   // Deletes the rows matching `filter` (unbound).
   Result<WriteResult> Delete(const ExpressionPtr& filter);
   // Replaces the rows matching `filter` with `rows` (one snapshot).
@@ -92,7 +93,8 @@ class Table {
   Result<std::optional<WriteResult>> Compact(int min_input_files = 2);
 
   // Metadata operations: the updates are applied with their requirements
-  // (see table_update.h) and retried on a lost race.
+  // (see table_update.h) and retried on a lost race. A change without
+  // updates commits nothing (its requirements are still checked).
   using ChangeBuilder =
       std::function<Result<std::pair<std::vector<TableRequirement>, std::vector<TableUpdate>>>(const TableMetadata&)>;
   Result<TableState> CommitChanges(const ChangeBuilder& build);
@@ -126,10 +128,12 @@ class Table {
   std::unique_ptr<RowDelta> NewRowDelta() { return std::make_unique<RowDelta>(ops_); }
   // A transaction starting at the current state (transaction.h). Errors of Refresh.
   Result<std::unique_ptr<Transaction>> NewTransaction();
-  // Removes old snapshots not reachable from a retained ref and deletes the
-  // files only they referenced. Errors are the commit's (CommitConflict,
-  // CommitStateUnknown: then nothing is deleted); once the expiry committed
-  // the call succeeds, and a failed cleanup is reported in `cleanup`.
+  // Removes the refs and snapshots snapshot_retention.h does not retain
+  // (Java's ExpireSnapshots) and deletes the files only expired snapshots
+  // referenced. Errors are the plan's (InvalidArgument) and the commit's
+  // (CommitConflict, CommitStateUnknown: then nothing is deleted); once the
+  // expiry committed the call succeeds, and a failed cleanup is reported in
+  // `cleanup`. Nothing to remove commits nothing.
   Result<ExpireResult> ExpireSnapshots(const ExpireOptions& options);
 
  private:

@@ -47,6 +47,15 @@ inline constexpr std::string_view kSplitOpenFileCost = "read.split.open-file-cos
 inline constexpr int64_t kSplitOpenFileCostDefault = int64_t{4} * 1024 * 1024;
 inline constexpr std::string_view kSplitLookback = "read.split.planning-lookback";
 inline constexpr int32_t kSplitLookbackDefault = 10;
+// Snapshot expiry defaults (Java's history.expire.*): the oldest snapshot
+// age a branch keeps, the fewest snapshots it keeps, the oldest a ref may
+// be (unlimited by default).
+inline constexpr std::string_view kMaxSnapshotAgeMs = "history.expire.max-snapshot-age-ms";
+inline constexpr int64_t kMaxSnapshotAgeMsDefault = int64_t{5} * 24 * 3600 * 1000;
+inline constexpr std::string_view kMinSnapshotsToKeep = "history.expire.min-snapshots-to-keep";
+inline constexpr int32_t kMinSnapshotsToKeepDefault = 1;
+inline constexpr std::string_view kMaxRefAgeMs = "history.expire.max-ref-age-ms";
+inline constexpr int64_t kMaxRefAgeMsDefault = INT64_MAX;
 // Asks for a format version at create time; never stored (reserved).
 inline constexpr std::string_view kFormatVersionProperty = "format-version";
 

@@ -5,8 +5,8 @@
 #include <set>
 
 #include "floe/base/strings.h"
-#include "floe/iceberg/manifest_list.h"
 #include "floe/iceberg/manifest_reader.h"
+#include "floe/iceberg/snapshot_manifests.h"
 #include "floe/iceberg/table.h"
 #include "floe/iceberg/transaction.h"
 
@@ -87,8 +87,9 @@ class CherryPickProducer : public MergingSnapshotProducer {
 
 // The data files `s` added (status ADDED) and removed (DELETED) itself.
 Status ChangedFiles(FileIO& io, const Snapshot& s, std::vector<DataFile>* added, std::vector<DataFile>* removed) {
-  if (s.manifest_list.empty()) return Status::Unsupported(StrCat("snapshot ", s.snapshot_id, " has no manifest list"));
-  FLOE_ASSIGN_OR_RETURN(auto manifests, ReadManifestList(io, s.manifest_list));
+  // A v1 snapshot's inline manifests each read as added by it: every one is
+  // read, and the entries' own snapshot ids pick what it changed.
+  FLOE_ASSIGN_OR_RETURN(auto manifests, SnapshotManifests(io, s));
   for (const auto& manifest : manifests) {
     if (manifest.added_snapshot_id != s.snapshot_id || manifest.content != ManifestContent::kData) continue;
     FLOE_ASSIGN_OR_RETURN(auto reader, ManifestReader::Open(io, manifest));

@@ -223,6 +223,12 @@ Status MergingSnapshotProducer::ValidateNewDeletesForRemovedFiles(const TableMet
   for (const Snapshot* s : newer_) {
     FLOE_RETURN_IF_ERROR(ForEachChange(base, *s, ManifestContent::kDeletes, ManifestEntryStatus::kAdded,
                                        [&](const DataFile& d, const PartitionSpec& spec) -> Status {
+      // A rewrite keeping the data sequence number (compaction): equality
+      // deletes added since still apply to the rewritten rows, which keep
+      // their lower sequence number; only position deletes, naming
+      // positions in the removed files, are lost (Java's
+      // validateNoNewDeletesForDataFiles with ignoreEqualityDeletes).
+      if (data_sequence_number_.has_value() && d.content == DataFileContent::kEqualityDeletes) return Status::OK();
       const bool applies = d.referenced_data_file.has_value()
                                ? paths.count(*d.referenced_data_file) > 0
                                : spec.fields.empty() || partitions.count(PartitionKey(spec.spec_id, d.partition)) > 0;
@@ -305,6 +311,9 @@ Result<std::vector<ManifestFile>> MergingSnapshotProducer::MergeManifests(const 
   if (!BoolProperty(properties, "commit.manifest-merge.enabled", true)) return manifests;
   const int64_t min_count = PropertyOr(properties, "commit.manifest.min-count-to-merge", 100);
   const int64_t target_size = PropertyOr(properties, "commit.manifest.target-size-bytes", int64_t{8} << 20);
+  // Java's ManifestMergeManager: the first manifest (this commit's new
+  // one) decides whether its bin merges.
+  const std::string first = manifests.empty() ? std::string() : manifests.front().manifest_path;
   // Group data manifests by spec, in list order; delete manifests stay as they are.
   std::map<int32_t, std::vector<ManifestFile>> groups;
   std::vector<ManifestFile> result;
@@ -317,25 +326,30 @@ Result<std::vector<ManifestFile>> MergingSnapshotProducer::MergeManifests(const 
   }
   std::vector<ManifestFile> merged_all;
   for (auto& [spec_id, group] : groups) {
-    if (static_cast<int64_t>(group.size()) < min_count) {
-      for (auto& m : group) merged_all.push_back(std::move(m));
-      continue;
-    }
-    // Bins of consecutive manifests up to the target size.
+    // Bins of consecutive manifests up to the target size, packed from the
+    // end (Java's ListPacker.packEnd, lookback 1), so the under-filled bin
+    // is the first, newest one, to be merged again by a later commit.
     std::vector<std::vector<ManifestFile>> bins(1);
     int64_t bin_size = 0;
-    for (auto& m : group) {
-      if (!bins.back().empty() && bin_size + m.manifest_length > target_size) {
+    for (auto it = group.rbegin(); it != group.rend(); ++it) {
+      if (!bins.back().empty() && bin_size + it->manifest_length > target_size) {
         bins.emplace_back();
         bin_size = 0;
       }
-      bin_size += m.manifest_length;
-      bins.back().push_back(std::move(m));
+      bin_size += it->manifest_length;
+      bins.back().push_back(std::move(*it));
     }
+    std::reverse(bins.begin(), bins.end());
+    for (auto& bin : bins) std::reverse(bin.begin(), bin.end());
     const PartitionSpec* spec = base.PartitionSpecById(spec_id);
     const Schema* schema = base.current_schema();
     for (auto& bin : bins) {
-      if (bin.size() == 1 || spec == nullptr || schema == nullptr) {
+      // The bin holding the new manifest merges only from min-count-to-merge
+      // manifests on; bins of older manifests merge whenever they hold two.
+      const bool holds_first = std::any_of(bin.begin(), bin.end(),
+                                           [&](const ManifestFile& m) { return m.manifest_path == first; });
+      if (bin.size() == 1 || (holds_first && static_cast<int64_t>(bin.size()) < min_count) || spec == nullptr ||
+          schema == nullptr) {
         for (auto& m : bin) merged_all.push_back(std::move(m));
         continue;
       }

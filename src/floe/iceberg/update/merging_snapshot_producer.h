@@ -8,10 +8,12 @@
 // is fixed for the producer's life, so they stay valid across retries);
 // each parent manifest that may hold a removed file is read and rewritten
 // with those entries DELETED and the others EXISTING (cached per manifest
-// across attempts); with merging on, small data manifests of one spec are
-// combined (`commit.manifest.min-count-to-merge`, default 100;
-// `commit.manifest.target-size-bytes`, default 8 MiB;
-// `commit.manifest-merge.enabled`).
+// across attempts); with merging on, data manifests of one spec are packed
+// into bins of up to `commit.manifest.target-size-bytes` (default 8 MiB)
+// from the oldest end, and each bin of two or more is merged into one
+// manifest — the bin with this commit's new manifest only once it holds
+// `commit.manifest.min-count-to-merge` (default 100) manifests (Java's
+// ManifestMergeManager; `commit.manifest-merge.enabled` turns it off).
 //
 // Validation on every attempt (conflicts since the starting snapshot fail
 // with CommitConflict, not retried): every file named for removal must still
@@ -20,7 +22,8 @@
 // the operation started — Java's serializable isolation; likewise for delete
 // files with a delete-conflict predicate (row delta); no delete file that
 // may apply to a data file this operation removes may have been added (its
-// deletes would be lost with the file); data files that added position
+// deletes would be lost with the file; equality deletes pass for a rewrite
+// that keeps the data sequence number); data files that added position
 // deletes reference must not have been removed; and no deletion vector may
 // have been added for a data file this operation adds one for (spec: "at
 // most one deletion vector is allowed per data file in a snapshot"). When
@@ -89,8 +92,10 @@ class MergingSnapshotProducer : public SnapshotProducer {
   // "delete" ones too when `include_deletes`).
   void ValidateDataFilesExist(std::vector<std::string> paths, bool include_deletes);
   // Rewrite (compaction): the added files carry this data sequence number
-  // (the starting snapshot's), so deletes committed meanwhile still apply
-  // to their rows.
+  // (the starting snapshot's), so equality deletes committed meanwhile
+  // still apply to their rows — validation then lets those pass, and fails
+  // only on new position deletes of a removed file (Java's RewriteFiles
+  // with a data sequence number).
   void set_data_sequence_number(int64_t sequence_number) { data_sequence_number_ = sequence_number; }
   // Merge small manifests (merge append). Default: off (fast append).
   void set_merge_manifests(bool merge) { merge_manifests_ = merge; }

@@ -9,6 +9,8 @@
 #include "floe/base/strings.h"
 #include "floe/base/uuid.h"
 #include "floe/iceberg/manifest_list.h"
+#include "floe/iceberg/manifest_metadata.h"
+#include "floe/iceberg/snapshot_manifests.h"
 #include "floe/iceberg/table_update.h"
 
 namespace floe::iceberg {
@@ -180,13 +182,26 @@ Result<std::vector<ManifestFile>> SnapshotProducer::WriteAddedManifests(const Ta
   return manifests;
 }
 
+Result<ManifestFile> SnapshotProducer::WithListMetadata(const ManifestFile& manifest) {
+  if (!NeedsManifestMetadata(manifest)) return manifest;
+  auto it = listed_metadata_.find(manifest.manifest_path);
+  if (it == listed_metadata_.end()) {
+    FLOE_ASSIGN_OR_RETURN(ManifestFile completed, AddManifestMetadata(io(), manifest));
+    it = listed_metadata_.emplace(manifest.manifest_path, std::move(completed)).first;
+  }
+  return it->second;
+}
+
 Result<std::vector<ManifestFile>> SnapshotProducer::ReadManifests(const Snapshot* snapshot) {
   if (snapshot == nullptr) return std::vector<ManifestFile>();
-  if (snapshot->manifest_list.empty()) {
-    return Status::Unsupported(StrCat("snapshot ", snapshot->snapshot_id,
-                                      " lists its manifests inline (v1 without a manifest list)"));
+  FLOE_ASSIGN_OR_RETURN(auto manifests, SnapshotManifests(io(), *snapshot));
+  if (!snapshot->manifest_list.empty()) return manifests;
+  // v1 inline manifests: their counts, summaries and adding snapshot are
+  // read now, so that filtering, merging and the new list see real ones.
+  for (auto& manifest : manifests) {
+    FLOE_ASSIGN_OR_RETURN(manifest, WithListMetadata(manifest));
   }
-  return ReadManifestList(io(), snapshot->manifest_list);
+  return manifests;
 }
 
 Result<TableMetadata> SnapshotProducer::Stage(const TableMetadata& base, int attempt) {
@@ -222,7 +237,10 @@ Result<TableMetadata> SnapshotProducer::Stage(const TableMetadata& base, int att
                                                                    : std::nullopt,
                                                             sequence_number, first_row_id, manifest_options(base)));
   written_lists_.push_back(list_path);
-  for (const auto& manifest : change.manifests) FLOE_RETURN_IF_ERROR(list->Add(manifest).status());
+  for (auto& manifest : change.manifests) {
+    FLOE_ASSIGN_OR_RETURN(manifest, WithListMetadata(manifest));
+    FLOE_RETURN_IF_ERROR(list->Add(manifest).status());
+  }
   FLOE_RETURN_IF_ERROR(list->Close());
 
   Snapshot snapshot;
@@ -312,7 +330,7 @@ Result<TableState> SnapshotProducer::Commit() {
     starting_ = base;
   }
   const CommitRetryOptions retry = CommitRetryOptions::FromProperties(base.metadata->properties);
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(retry.total_timeout_ms);
+  const auto started = std::chrono::steady_clock::now();
   std::mt19937_64 jitter(RandomBits64());
   int64_t wait_ms = retry.min_wait_ms;
   for (int attempt = 0;; ++attempt) {
@@ -326,7 +344,11 @@ Result<TableState> SnapshotProducer::Commit() {
     written_lists_.clear();
     const bool retryable = status.code() == StatusCode::kCommitConflict && !validation_failed_;
     validation_failed_ = false;
-    if (!retryable || attempt >= retry.num_retries || std::chrono::steady_clock::now() >= deadline) {
+    // Java's Tasks: num-retries + 1 attempts, and past the total timeout no
+    // more — but the first failure always gets its retry.
+    const bool out_of_time =
+        attempt >= 1 && std::chrono::steady_clock::now() - started > std::chrono::milliseconds(retry.total_timeout_ms);
+    if (!retryable || attempt >= retry.num_retries || out_of_time) {
       DeleteUnusedManifests({});
       if (retryable) {
         return Status::CommitConflict(StrCat("table ", ops().name(), ": commit failed after ", attempt + 1,

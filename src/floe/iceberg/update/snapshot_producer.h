@@ -6,18 +6,26 @@
 // operation validate what it assumed against it (conflicting files added
 // since the operation started fail with CommitConflict) and produce the new
 // snapshot's manifests; write the manifest list
-// `metadata/snap-<snapshot id>-<attempt>-<uuid>.avro`; express the change as
-// REST-style requirements (`assert-table-uuid`, `assert-ref-snapshot-id` on
-// the branch) and updates (`add-snapshot`, `set-snapshot-ref`); apply them
-// and ask the TableOperations to swap the pointer.
+// `metadata/snap-<snapshot id>-<attempt>-<uuid>.avro` (a parent that is a
+// v1 snapshot with inline `manifests` has its manifests carried into the
+// list, their counts and summaries read from them as Java does); express
+// the change as REST-style requirements (`assert-table-uuid`,
+// `assert-ref-snapshot-id` on the branch) and updates (`add-snapshot`,
+// `set-snapshot-ref`); apply them and ask the TableOperations to swap the
+// pointer.
 //
 // A lost race (CommitConflict from the catalog) deletes what the attempt
 // wrote, waits with exponential backoff and jitter (`commit.retry.*`), and
 // retries from a fresh base, re-validating; data files are never rewritten
-// by a retry, only metadata. CommitStateUnknown ends the loop without
-// cleanup (the commit may have landed: deleting its files could corrupt the
-// table, retrying could commit twice). After any other failure every
-// manifest the operation wrote is deleted.
+// by a retry, only metadata. As Java's Tasks: at most num-retries + 1
+// attempts, and none after commit.retry.total-timeout-ms has passed, except
+// that the first lost race is always retried; then CommitConflict "commit
+// failed after N attempts" with every manifest and manifest list the
+// producer wrote deleted (the data files it was given are the caller's).
+// CommitStateUnknown ends the loop without cleanup (the commit may have
+// landed: deleting its files could corrupt the table, retrying could commit
+// twice). After any other failure every manifest the operation wrote is
+// deleted.
 //
 // Durability: just before the swap, the files the new snapshot references
 // that this process wrote without fsync — the operation's data and delete
@@ -165,8 +173,12 @@ class SnapshotProducer {
     validation_failed_ = true;
     return status;
   }
-  // The manifests of `snapshot` (empty for null).
+  // The manifests of `snapshot` (empty for null); a v1 snapshot's inline
+  // manifests with their list metadata read from them (manifest_metadata.h).
   Result<std::vector<ManifestFile>> ReadManifests(const Snapshot* snapshot);
+  // `manifest` as a manifest list row: completed by reading it when it
+  // lacks a length or counts (cached per path for the producer's life).
+  Result<ManifestFile> WithListMetadata(const ManifestFile& manifest);
   ManifestWriteOptions manifest_options(const TableMetadata& base) const;
   // Whether `snapshot_id` is this commit's own (see set_own_snapshot_ids).
   bool IsOwnSnapshot(int64_t snapshot_id) const { return own_snapshot_ids_.count(snapshot_id) > 0; }
@@ -183,6 +195,7 @@ class SnapshotProducer {
   std::optional<int64_t> validate_from_;
   std::set<int64_t> own_snapshot_ids_;
   std::vector<ManifestFile> staged_manifests_;  // the last stage's manifest list
+  std::map<std::string, ManifestFile> listed_metadata_;  // WithListMetadata, by path
   std::string commit_uuid_;
   std::optional<int64_t> snapshot_id_;  // fixed across attempts: manifests written once stay valid
   int manifest_count_ = 0;
