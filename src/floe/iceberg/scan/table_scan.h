@@ -91,6 +91,8 @@ struct ScanReport {
   // Every request the scan sent through its FileIO and the bytes they
   // read, by the kind of file: planning reads the manifest list and the
   // manifests, reading the data files and the delete files they apply.
+  // (An incremental append scan reads its snapshots' manifest lists when
+  // it is made, before counting starts; those are not in the report.)
   ScanIoCounts manifest_io{};
   ScanIoCounts data_file_io{};
   ScanIoCounts delete_file_io{};
