@@ -42,7 +42,8 @@ build-asan: setup $(ASAN)/build.ninja
 
 # The main job on the embedded default (./warehouse with a SQLite catalog),
 # then the orders query's bytes and time against DuckDB 1.5.6 reading the same
-# data files (installed by dev/install-test-tools), measured live.
+# data files (installed by dev/install-test-tools), measured live. Fails when
+# floe reads more than half DuckDB's bytes (docs/decisions/0053).
 demo: build
 	$(RELEASE)/floe demo
 	@echo; echo "orders query against DuckDB 1.5.6 on the same data files (bench/orders-vs-duckdb.sh):"

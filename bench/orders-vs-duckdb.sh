@@ -6,18 +6,26 @@
 # BENCH_ORDERS_PER_DAY rows, zstd, eight row groups a day), written once by
 # `floe demo` into BENCH_DATA.
 #
-#   bench/orders-vs-duckdb.sh [BUILD_DIR]    (BENCH_ORDERS_PER_DAY=1000000 BENCH_RUNS=5)
+#   bench/orders-vs-duckdb.sh [--report-only] [BUILD_DIR]
+#       (BENCH_ORDERS_PER_DAY=1000000 BENCH_RUNS=5)
 #
 # BENCH_WAREHOUSE=DIR uses the shop.orders table `floe demo` already wrote
 # there instead (`make demo` does this for ./warehouse).
 #
 # Prints both engines' best time and bytes read from the data files (floe:
-# its traced GETs of .parquet files; DuckDB: what its process read), then
+# its scan report's data-file bytes; DuckDB: what its process read), then
 # "orders query floe/duckdb: time X.XX, bytes Y.YY" (below 1: floe is faster
 # or reads less) and whether the demo's goal, at most half DuckDB's bytes,
-# is met. Both answers (order count and amount) must agree, or the
-# script fails.
+# is met. Exit status: 1 when the two answers (order count and amount)
+# differ; 3 when the bytes goal is missed, unless --report-only (which
+# prints the verdict and exits 0). Bytes do not depend on the machine's
+# load, so a miss is a real regression (docs/decisions/0053).
 set -euo pipefail
+report_only=0
+if [ "${1:-}" = "--report-only" ]; then
+  report_only=1
+  shift
+fi
 here=$(cd "$(dirname "$0")" && pwd)
 build=$(cd "${1:-$here/../build/release}" && pwd)
 per_day=${BENCH_ORDERS_PER_DAY:-1000000}
@@ -54,5 +62,13 @@ printf '%-8s %10.1f %14s\n' floe "$floe_ms" "$floe_bytes"
 printf '%-8s %10.1f %14s\n' duckdb "$duck_ms" "$duck_bytes"
 awk -v fm="$floe_ms" -v dm="$duck_ms" -v fb="$floe_bytes" -v db="$duck_bytes" \
   'BEGIN { b = (db > 0 ? fb / db : 0)
-          printf "orders query floe/duckdb: time %.2f, bytes %.2f (goal: bytes at most 0.50, %s)\n", fm / dm, b,
+          printf "orders query floe/duckdb: time %.2f, bytes %.4f (goal: bytes at most 0.50, %s)\n", fm / dm, b,
                  (db > 0 && 2 * fb <= db) ? "met" : "NOT met" }'
+if [ "$duck_bytes" -le 0 ] || [ $((2 * floe_bytes)) -gt "$duck_bytes" ]; then
+  if [ "$report_only" = 1 ]; then
+    echo "orders query: the bytes goal is missed (--report-only: not failing)" >&2
+  else
+    echo "orders query: floe read $floe_bytes bytes of data files, more than half of DuckDB's $duck_bytes" >&2
+    exit 3
+  fi
+fi

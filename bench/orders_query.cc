@@ -1,7 +1,8 @@
 // floe's side of bench/orders-vs-duckdb.sh: the demo's orders query —
 // orders and amount by city for 2026-10-21 20:00-22:00 — through the
 // Iceberg scan (partition and page pruning, one thread), aggregated the way
-// a query engine would, best wall time of N runs, on a tracing FileIO.
+// a query engine would, best wall time of N runs; the bytes are the data
+// files' bytes of the scan's report (its FileIO counted by a tracing one).
 //
 // Usage: floe_orders_query METADATA_JSON RUNS
 // Output: "<best ms> <bytes read from data files> orders=<n> amount=<cents>"
@@ -17,7 +18,6 @@
 #include "floe/iceberg/expression/parser.h"
 #include "floe/iceberg/metadata_io.h"
 #include "floe/iceberg/scan/table_scan.h"
-#include "floe/io/tracing_file_io.h"
 
 namespace floe {
 namespace {
@@ -28,9 +28,7 @@ struct Answer {
   int64_t data_bytes = 0;
 };
 
-Result<Answer> Query(const std::shared_ptr<FileIO>& base, std::shared_ptr<const iceberg::TableMetadata> metadata) {
-  auto trace = std::make_shared<IoTrace>();
-  auto io = std::make_shared<TracingFileIO>(base, trace);
+Result<Answer> Query(const std::shared_ptr<FileIO>& io, std::shared_ptr<const iceberg::TableMetadata> metadata) {
   iceberg::TableScanOptions options;
   FLOE_ASSIGN_OR_RETURN(options.filter, iceberg::ParseExpression("order_ts >= '2026-10-21T20:00:00' and "
                                                                  "order_ts < '2026-10-21T22:00:00'"));
@@ -56,9 +54,7 @@ Result<Answer> Query(const std::shared_ptr<FileIO>& base, std::shared_ptr<const 
     answer.orders += agg.first;
     answer.cents += agg.second;
   }
-  for (const auto& r : trace->requests()) {
-    if (r.method == "GET" && r.path.ends_with(".parquet")) answer.data_bytes += r.bytes;
-  }
+  answer.data_bytes = scan->report().data_file_io.bytes_read;
   return answer;
 }
 

@@ -32,6 +32,7 @@ BENCH_ROWS=100000 BENCH_RUNS=1 BENCH_CODECS="uncompressed zstd" "$here/parquet-w
   sed 's/^/bench smoke: /'
 # The orders query on S3 next to local disk, on moto with a small table.
 ORDERS_PER_DAY=800 FLOE_BENCH_S3_SERVER=moto "$here/orders-s3-vs-local.sh" "$build" | tail -1 | sed 's/^/bench smoke: /'
-BENCH_ORDERS_PER_DAY=20000 BENCH_RUNS=1 "$here/orders-vs-duckdb.sh" "$build" | tail -1 | sed 's/^/bench smoke: /'
+# The bytes goal is the full-size table's (make demo); here only the answers must agree.
+BENCH_ORDERS_PER_DAY=20000 BENCH_RUNS=1 "$here/orders-vs-duckdb.sh" --report-only "$build" | tail -1 | sed 's/^/bench smoke: /'
 # Commits through floe serve over SQLite and PostgreSQL, W = 1 and 8, briefly.
 "$here/serve-commits.sh" "$build" short | tail -1 | sed 's/^/bench smoke: /'

@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <regex>
 #include <string>
 
 #include "floe/base/version.h"
@@ -173,15 +174,52 @@ TEST(CliTest, DemoRunsOnAFreshWarehouse) {
   ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
   EXPECT_TRUE(std::filesystem::exists(dir.Join("warehouse/catalog.db")));
   for (const char* line : {"a reader pinned at s1 still reads 60 rows", "110 old rows read null, 30 new rows read 'app'",
+                           "each in 8 and 8 small files",
                            "B lost the race, retried and landed in 2 attempts (1 conflict)",
-                           "rows 155 before, 155 after", "40000 rows in 1 file", "planning report",
+                           "40000 rows in 1 file", "planning report",
                            "manifests: 3 total, 2 skipped", "data files: 3 total, 2 skipped"}) {
     EXPECT_NE(r.out.find(line), std::string::npos) << line << " missing from demo output:\n" << r.out;
   }
-  // The snapshot log's time travel counts equal its totals: 60, 120, 110, 140, 135, 145, 155, 155.
-  for (const char* row : {"|   60 |               60 |", "|  110 |              110 |", "|  155 |              155 |"}) {
+  // The two streaming writers left four small files per writer and day in
+  // 2026-10-04 and 10-05, beside the three days' one file each: compaction
+  // makes one file of each of those two days, rows unchanged.
+  EXPECT_NE(r.out.find("s8: compacted 16 small files into 2 (data files 19 before, 5 after); rows 215 before, 215 after"),
+            std::string::npos)
+      << r.out;
+  // The snapshot log's time travel counts equal its totals: 60, 120, 110, 140, 135, 175, 215, 215.
+  for (const char* row : {"|   60 |               60 |", "|  110 |              110 |", "|  175 |              175 |",
+                          "|  215 |              215 |"}) {
     EXPECT_NE(r.out.find(row), std::string::npos) << row << "\n" << r.out;
   }
+
+  // The orders query: the page index skipped pages, and floe read a small
+  // share of the table's data files (2 of 72 hours, 3 of 5 columns). The
+  // bound comes from the files on disk, not from what the demo says.
+  const size_t report_at = r.out.find("planning report");
+  ASSERT_NE(report_at, std::string::npos) << r.out;
+  const std::string report = r.out.substr(report_at);
+  std::smatch pages;
+  ASSERT_TRUE(std::regex_search(report, pages, std::regex(R"(pages: (\d+) total, (\d+) skipped)"))) << report;
+  EXPECT_GT(std::stoll(pages[2]), 0) << report;
+  EXPECT_LT(std::stoll(pages[2]), std::stoll(pages[1])) << report;
+  std::smatch bytes;
+  ASSERT_TRUE(std::regex_search(
+      report, bytes, std::regex(R"(bytes read: (\d+) \(manifests (\d+), data files (\d+), delete files 0\))")))
+      << report;
+  const int64_t data_bytes = std::stoll(bytes[3]);
+  int64_t table_bytes = 0;
+  int data_files = 0;
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(dir.Join("warehouse"))) {
+    const std::string path = entry.path().string();
+    if (entry.is_regular_file() && path.find("/orders/data/") != std::string::npos && path.ends_with(".parquet")) {
+      table_bytes += static_cast<int64_t>(entry.file_size());
+      ++data_files;
+    }
+  }
+  EXPECT_EQ(data_files, 3);
+  EXPECT_GT(data_bytes, 0) << report;
+  EXPECT_LT(data_bytes * 20, table_bytes) << "floe read " << data_bytes << " of " << table_bytes << " bytes\n" << report;
+
   // Running it again works on the existing warehouse.
   EXPECT_EQ(RunFloe({"demo", "--orders-per-day", "40000"}, kCleanEnv, dir.path()).exit_code, 0);
 }

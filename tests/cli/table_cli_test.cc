@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <filesystem>
+#include <regex>
 
 #include "testing/table_cli.h"
 
@@ -32,7 +34,27 @@ TEST_F(TableCliTest, TableLifecycleFromCreateToExpire) {
   // The planning report: the 2026-10-22 partition is pruned.
   auto explain = Floe({"table", "scan", "shop.orders", "--count", "--explain", "--where", "order_ts < '2026-10-22T00:00:00'"});
   EXPECT_EQ(explain.out, "2\n");
-  EXPECT_NE(explain.err.find("data files: 3 total, 2 skipped"), std::string::npos) << explain.err;
+  // Every count of the report: the second append's manifest holds only
+  // 2026-10-22; the day's one file is read in full by the footer's tail read
+  // (it is under 8 KiB), then its row group's columns by one more GET.
+  for (const char* line : {"manifests: 2 total, 1 skipped\n", "data files: 3 total, 2 skipped\n",
+                           "delete files applied: 0\n", "row groups: 1 total, 0 skipped\n",
+                           "pages: 0 total, 0 skipped\n", "rows: 2 read, 0 deleted, 2 returned\n",
+                           "requests: 5 (manifests 3, data files 2, delete files 0)\n"}) {
+    EXPECT_NE(explain.err.find(line), std::string::npos) << line << explain.err;
+  }
+  std::smatch bytes;
+  ASSERT_TRUE(std::regex_search(explain.err, bytes,
+                                std::regex(R"(bytes read: (\d+) \(manifests (\d+), data files (\d+), delete files 0\))")))
+      << explain.err;
+  EXPECT_EQ(std::stoll(bytes[1]), std::stoll(bytes[2]) + std::stoll(bytes[3])) << explain.err;
+  int64_t day_file_bytes = 0;
+  for (const auto& entry :
+       std::filesystem::directory_iterator(dir_.Join("warehouse/shop/orders/data/order_ts_day=2026-10-21"))) {
+    day_file_bytes += static_cast<int64_t>(entry.file_size());
+  }
+  EXPECT_GE(std::stoll(bytes[3]), day_file_bytes) << explain.err;
+  EXPECT_LT(std::stoll(bytes[3]), 2 * day_file_bytes) << explain.err;
 
   const std::string first = Ok({"--format", "csv", "table", "snapshots", "shop.orders"});
   const std::string s1 = first.substr(first.find('\n') + 1, first.find(',', first.find('\n')) - first.find('\n') - 1);

@@ -91,6 +91,27 @@ TEST_P(TracingFileIOTest, FormatsOneLinePerRequestThenTotals) {
   EXPECT_NE(text.find(" ms\ntotals: 1 requests (GET 1), 35.0 KiB read, 0 B written, "), std::string::npos) << text;
 }
 
+TEST_P(TracingFileIOTest, ATotalsOnlyTraceCountsWithoutKeepingRequests) {
+  auto counter = std::make_shared<IoTrace>(IoTrace::Keep::kTotals);
+  TracingFileIO io(base_, counter);
+  ASSERT_TRUE(io.PutIfAbsent(At("c.bin"), std::string(300, 'c')).ok());
+  auto file = io.OpenRead(At("c.bin"));
+  ASSERT_TRUE(file.ok());
+  ASSERT_TRUE((*file)->Read(0, 100).ok());
+  ASSERT_TRUE((*file)->Read(200, 50).ok());
+  EXPECT_TRUE(counter->requests().empty());
+  IoTotals t = counter->totals();
+  EXPECT_EQ(t.requests, 4);  // PUT, HEAD, two GETs
+  EXPECT_EQ(t.gets, 2);
+  EXPECT_EQ(t.heads, 1);
+  EXPECT_EQ(t.bytes_read, 150);
+  EXPECT_EQ(t.bytes_written, 300);
+  counter->Clear();
+  t = counter->totals();
+  EXPECT_EQ(t.requests, 0);
+  EXPECT_EQ(t.bytes_read, 0);
+}
+
 TEST(IoTraceFormatTest, FailedRequestsNameTheirErrorKind) {
   IoRequest r{.method = "HEAD", .path = "s3://b/k", .status = StatusCode::kNotFound, .duration_ms = 0.25};
   EXPECT_EQ(IoTrace::FormatRequest(r), "HEAD s3://b/k 0.2 ms -> NotFound");

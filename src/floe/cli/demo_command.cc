@@ -9,6 +9,7 @@
 #include <CLI/CLI.hpp>
 
 #include <chrono>
+#include <cstdio>
 #include <map>
 #include <random>
 #include <sstream>
@@ -68,10 +69,13 @@ Result<RecordBatch> EventsBatch(const std::shared_ptr<const Schema>& schema, con
   return FinishBatch(schema, {&ids, &ts, &users, &channels});
 }
 
+constexpr int64_t kMicrosPerEvent = 20 * 60'000'000LL;  // an event every 20 minutes
+constexpr int kMicroBatches = 4;                          // of each streaming writer
+
 std::vector<Event> Day(int32_t day, int64_t first_id, int count, std::optional<std::string> channel = std::nullopt) {
   std::vector<Event> events;
   for (int i = 0; i < count; ++i) {
-    events.push_back({first_id + i, int64_t{day} * kMicrosPerDay + int64_t{i} * 60'000'000 * 20,
+    events.push_back({first_id + i, int64_t{day} * kMicrosPerDay + int64_t{i} * kMicrosPerEvent,
                       StrCat("user", (first_id + i) % 7), channel});
   }
   return events;
@@ -97,6 +101,13 @@ Result<int64_t> CountAt(Table& table, std::optional<int64_t> snapshot_id) {
     if (!batch.has_value()) return rows;
     rows += batch->num_rows();
   }
+}
+
+// The live data files of the table's current snapshot, as planning lists them.
+Result<int64_t> DataFileCount(Table& table) {
+  FLOE_ASSIGN_OR_RETURN(auto scan, table.NewScan({}));
+  FLOE_ASSIGN_OR_RETURN(auto files, scan->PlanFiles());
+  return static_cast<int64_t>(files.size());
 }
 
 Result<std::shared_ptr<Table>> Recreate(CommandContext& ctx, catalog::Catalog& catalog, const std::string& name,
@@ -180,17 +191,29 @@ Status MiniLake(CommandContext& ctx, catalog::Catalog& catalog) {
   FLOE_ASSIGN_OR_RETURN(auto s5, table->Delete(filter));
   ctx.out() << "  s5: deleted 5 rows (id 1..5): " << s5.data_files_rewritten << " file rewritten without them\n";
 
-  // Two writers append from the same base snapshot.
+  // Two streaming writers append from the same base snapshot. Each commits
+  // four micro-batches of ten rows (five of 2026-10-04, five of 10-05) and,
+  // as a streaming job's writer does, closes a file per micro-batch and day:
+  // the small files compaction is for.
   {
     FLOE_ASSIGN_OR_RETURN(auto base, table->Refresh());
     auto write = [&](int64_t first_id) -> Result<std::vector<iceberg::DataFile>> {
-      FLOE_ASSIGN_OR_RETURN(auto options, iceberg::DataWriterOptions::FromTable(*base.metadata));
-      FLOE_ASSIGN_OR_RETURN(auto writer, iceberg::DataFileWriter::Make(
-                                             std::shared_ptr<FileIO>(std::shared_ptr<FileIO>(), &table->ops().io()),
-                                             *base.metadata, std::move(options)));
-      FLOE_ASSIGN_OR_RETURN(auto batch, EventsBatch(schema, Day(kOct1 + 3, first_id, 10, "web")));
-      FLOE_RETURN_IF_ERROR(writer->Write(batch));
-      return writer->Close();
+      std::vector<iceberg::DataFile> written;
+      for (int b = 0; b < kMicroBatches; ++b) {
+        FLOE_ASSIGN_OR_RETURN(auto options, iceberg::DataWriterOptions::FromTable(*base.metadata));
+        FLOE_ASSIGN_OR_RETURN(auto writer, iceberg::DataFileWriter::Make(
+                                               std::shared_ptr<FileIO>(std::shared_ptr<FileIO>(), &table->ops().io()),
+                                               *base.metadata, std::move(options)));
+        const int64_t id = first_id + b * 10;
+        std::vector<Event> events = Day(kOct1 + 3, id, 5, "web");
+        for (Event& e : Day(kOct1 + 4, id + 5, 5, "web")) events.push_back(std::move(e));
+        for (Event& e : events) e.ts += int64_t{b} * 5 * kMicrosPerEvent;  // later micro-batches, later events
+        FLOE_ASSIGN_OR_RETURN(auto batch, EventsBatch(schema, events));
+        FLOE_RETURN_IF_ERROR(writer->Write(batch));
+        FLOE_ASSIGN_OR_RETURN(auto files, writer->Close());
+        for (auto& f : files) written.push_back(std::move(f));
+      }
+      return written;
     };
     FLOE_ASSIGN_OR_RETURN(auto files_a, write(3001));
     FLOE_ASSIGN_OR_RETURN(auto files_b, write(4001));
@@ -206,17 +229,22 @@ Status MiniLake(CommandContext& ctx, catalog::Catalog& catalog) {
     // the swap, B reloads, revalidates (an append still holds) and retries.
     auto b = writer_b.Commit();
     FLOE_RETURN_IF_ERROR(b.status());
-    ctx.out() << "  s6, s7: two writers appended from the same base: A landed in " << writer_a.report().attempts
+    ctx.out() << "  s6, s7: two streaming writers appended from the same base snapshot, " << kMicroBatches * 10
+              << " rows of 2026-10-04/05 each in " << files_a.size() << " and " << files_b.size()
+              << " small files: A landed in " << writer_a.report().attempts
               << " attempt, B lost the race, retried and landed in " << writer_b.report().attempts << " attempts ("
               << writer_b.report().conflicts << " conflict)\n";
   }
 
   FLOE_ASSIGN_OR_RETURN(const int64_t before, CountAt(*table, std::nullopt));
+  FLOE_ASSIGN_OR_RETURN(const int64_t files_before, DataFileCount(*table));
   FLOE_ASSIGN_OR_RETURN(auto compacted, table->Compact());
   FLOE_ASSIGN_OR_RETURN(const int64_t after, CountAt(*table, std::nullopt));
+  FLOE_ASSIGN_OR_RETURN(const int64_t files_after, DataFileCount(*table));
   if (compacted.has_value()) {
     ctx.out() << "  s8: compacted " << compacted->data_files_rewritten << " small files into "
-              << compacted->data_files_added << "; rows " << before << " before, " << after << " after\n";
+              << compacted->data_files_added << " (data files " << files_before << " before, " << files_after
+              << " after); rows " << before << " before, " << after << " after\n";
   }
   if (before != after) return Status::Internal("compaction changed the row count");
 
@@ -320,7 +348,8 @@ Status Orders(CommandContext& ctx, catalog::Catalog& catalog, OrdersSize size) {
 
   const std::string where = "order_ts >= '2026-10-21T20:00:00' and order_ts < '2026-10-21T22:00:00'";
   ctx.out() << "\n  orders and amount by city where " << where << "\n";
-  // The query runs on a traced FileIO, so every request and byte is counted.
+  // The scan counts its requests and bytes for its report; the query also
+  // runs on a traced FileIO, to list each request.
   auto trace = std::make_shared<IoTrace>();
   auto traced = std::make_shared<TracingFileIO>(std::shared_ptr<FileIO>(std::shared_ptr<FileIO>(), &table->ops().io()),
                                                 trace);
@@ -356,14 +385,6 @@ Status Orders(CommandContext& ctx, catalog::Catalog& catalog, OrdersSize size) {
   FLOE_ASSIGN_OR_RETURN(auto result, FinishBatch(result_schema, {&cities, &counts, &amounts}));
   FLOE_RETURN_IF_ERROR(PrintBatches(ctx, result_schema, {result}));
 
-  const IoTotals totals = trace->totals();
-  int64_t data_bytes = 0, data_requests = 0;
-  for (const auto& r : trace->requests()) {
-    if (r.method == "GET" && r.path.ends_with(".parquet")) {
-      data_bytes += r.bytes;
-      ++data_requests;
-    }
-  }
   int64_t table_bytes = 0;
   FLOE_ASSIGN_OR_RETURN(auto full_scan, iceberg::TableScan::Make(std::shared_ptr<FileIO>(std::shared_ptr<FileIO>(),
                                                                                            &table->ops().io()),
@@ -371,11 +392,16 @@ Status Orders(CommandContext& ctx, catalog::Catalog& catalog, OrdersSize size) {
   FLOE_ASSIGN_OR_RETURN(auto all_files, full_scan->PlanFiles());
   for (const auto& task : all_files) table_bytes += task.file.file_size_in_bytes();
   ctx.out() << "\n  planning report:\n";
-  const std::string report = scan->report().ToString();
-  for (auto line : Split(report, '\n')) ctx.out() << "    " << line << "\n";
-  ctx.out() << "  requests: " << totals.requests << " (" << data_requests << " to data files), bytes read: "
-            << FormatBytes(totals.bytes_read) << " (" << FormatBytes(data_bytes) << " of the "
-            << FormatBytes(table_bytes) << " of data files), " << StrCat(static_cast<int64_t>(ms)) << " ms\n";
+  const iceberg::ScanReport& report = scan->report();
+  const std::string report_text = report.ToString();  // Split's views point into it
+  for (auto line : Split(report_text, '\n')) ctx.out() << "    " << line << "\n";
+  const int64_t data_bytes = report.data_file_io.bytes_read;
+  char share[32];
+  std::snprintf(share, sizeof share, "%.2f%%", 100.0 * static_cast<double>(data_bytes) /
+                                                   static_cast<double>(std::max<int64_t>(table_bytes, 1)));
+  ctx.out() << "  floe read " << FormatBytes(data_bytes) << " of the " << FormatBytes(table_bytes)
+            << " of data files (" << share << ") in " << report.data_file_io.requests << " requests, "
+            << FormatBytes(report.bytes_read()) << " in all, " << StrCat(static_cast<int64_t>(ms)) << " ms\n";
   ctx.out() << "\n  the requests of the query:\n";
   std::istringstream lines(trace->Format(ctx.options().warehouse));
   for (std::string line; std::getline(lines, line);) ctx.out() << "    " << line << "\n";

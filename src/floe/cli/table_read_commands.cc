@@ -19,7 +19,6 @@
 #include "floe/iceberg/metadata_io.h"
 #include "floe/iceberg/scan/incremental_append_scan.h"
 #include "floe/iceberg/transform_function.h"
-#include "floe/io/tracing_file_io.h"
 
 namespace floe::cli {
 namespace {
@@ -154,7 +153,6 @@ void AddTableReadCommands(CLI::App& app, CommandSet& commands) {
         options.select = std::move(columns);
       }
       const auto started = std::chrono::steady_clock::now();
-      const IoTotals io_before = ctx.trace()->totals();
       const std::shared_ptr<FileIO> io(std::shared_ptr<FileIO>(), &table->ops().io());
       // A plain scan, or the rows appended in a snapshot range.
       std::unique_ptr<iceberg::TableScan> scan;
@@ -187,12 +185,8 @@ void AddTableReadCommands(CLI::App& app, CommandSet& commands) {
       }
       if (a.explain) {
         const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
+        // The whole report, I/O included: the scan counts its own requests.
         ctx.err() << (scan ? scan->report() : appended->report()).ToString() << "\n";
-        if (ctx.options().trace_io) {
-          const IoTotals after = ctx.trace()->totals();
-          ctx.err() << "requests: " << after.requests - io_before.requests << ", bytes read: "
-                    << after.bytes_read - io_before.bytes_read << "\n";
-        }
         ctx.err() << StrCat("time: ", static_cast<int64_t>(ms), " ms") << "\n";
       }
       return Status::OK();

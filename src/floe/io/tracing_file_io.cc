@@ -73,7 +73,29 @@ class TracingOutputStream final : public OutputStream {
 
 void IoTrace::Record(IoRequest request) {
   std::lock_guard lock(mutex_);
-  requests_.push_back(std::move(request));
+  IoTotals& t = totals_;
+  t.duration_ms += request.duration_ms;
+  if (request.status != StatusCode::kOk) ++t.errors;
+  if (request.method == "SYNC") {
+    ++t.syncs;
+    t.synced_objects += request.bytes;
+  } else {
+    ++t.requests;
+    if (request.method == "GET") {
+      ++t.gets;
+      t.bytes_read += request.bytes;
+    } else if (request.method == "PUT") {
+      ++t.puts;
+      if (request.status == StatusCode::kOk) t.bytes_written += request.bytes;
+    } else if (request.method == "HEAD") {
+      ++t.heads;
+    } else if (request.method == "DELETE") {
+      ++t.deletes;
+    } else if (request.method == "LIST") {
+      ++t.lists;
+    }
+  }
+  if (keep_ == Keep::kRequests) requests_.push_back(std::move(request));
 }
 
 std::vector<IoRequest> IoTrace::requests() const {
@@ -84,35 +106,12 @@ std::vector<IoRequest> IoTrace::requests() const {
 void IoTrace::Clear() {
   std::lock_guard lock(mutex_);
   requests_.clear();
+  totals_ = IoTotals{};
 }
 
 IoTotals IoTrace::totals() const {
   std::lock_guard lock(mutex_);
-  IoTotals t;
-  for (const auto& r : requests_) {
-    t.duration_ms += r.duration_ms;
-    if (r.status != StatusCode::kOk) ++t.errors;
-    if (r.method == "SYNC") {
-      ++t.syncs;
-      t.synced_objects += r.bytes;
-      continue;
-    }
-    ++t.requests;
-    if (r.method == "GET") {
-      ++t.gets;
-      t.bytes_read += r.bytes;
-    } else if (r.method == "PUT") {
-      ++t.puts;
-      if (r.status == StatusCode::kOk) t.bytes_written += r.bytes;
-    } else if (r.method == "HEAD") {
-      ++t.heads;
-    } else if (r.method == "DELETE") {
-      ++t.deletes;
-    } else if (r.method == "LIST") {
-      ++t.lists;
-    }
-  }
-  return t;
+  return totals_;
 }
 
 std::string IoTrace::FormatRequest(const IoRequest& r, const std::string& strip_prefix) {

@@ -51,7 +51,14 @@ struct IoTotals {
 
 class IoTrace {
  public:
+  // What a trace keeps: every request (for printing), or only the running
+  // totals, so a long-lived counter (a table scan's report) costs no memory
+  // per request.
+  enum class Keep { kRequests, kTotals };
+  explicit IoTrace(Keep keep = Keep::kRequests) : keep_(keep) {}
+
   void Record(IoRequest request);
+  // The requests recorded since the last Clear(); empty with Keep::kTotals.
   std::vector<IoRequest> requests() const;
   IoTotals totals() const;
   void Clear();
@@ -63,8 +70,10 @@ class IoTrace {
   static std::string FormatTotals(const IoTotals& totals);
 
  private:
+  const Keep keep_;
   mutable std::mutex mutex_;
   std::vector<IoRequest> requests_;  // guarded by mutex_
+  IoTotals totals_;                  // guarded by mutex_
 };
 
 class TracingFileIO final : public FileIO {

@@ -58,6 +58,13 @@ std::string RowKey(const std::vector<std::pair<Array, TypePtr>>& columns, int64_
   return key;
 }
 
+// The manifest's size of a file, so opening it needs no request to learn it.
+OpenReadOptions KnownSize(const DataFile& file) {
+  OpenReadOptions options;
+  options.size = file.file_size_in_bytes > 0 ? file.file_size_in_bytes : -1;
+  return options;
+}
+
 // The batch's top-level column with this field id, or -1.
 int ColumnWithId(const RecordBatch& batch, int32_t id) {
   for (int c = 0; c < batch.num_columns(); ++c) {
@@ -76,8 +83,10 @@ Result<std::unique_ptr<ScanFileReader>> ScanFileReader::Open(std::shared_ptr<Fil
                                                              std::shared_ptr<const floe::Schema> output_schema,
                                                              const ExpressionPtr& filter, const FileScanTask& task,
                                                              int64_t batch_rows, ScanReport* report,
-                                                             int64_t split_start, int64_t split_length) {
+                                                             int64_t split_start, int64_t split_length,
+                                                             std::shared_ptr<FileIO> delete_io) {
   (void)filter;  // the residual carries what the partition does not decide
+  if (delete_io == nullptr) delete_io = io;
   std::unique_ptr<ScanFileReader> r(new ScanFileReader());
   r->path_ = task.file.file_path();
   r->report_ = report;
@@ -162,12 +171,12 @@ Result<std::unique_ptr<ScanFileReader>> ScanFileReader::Open(std::shared_ptr<Fil
       const DataFile& d = *delete_file;
       if (d.is_deletion_vector()) {
         // spec: a DV lists the deleted positions of exactly one data file.
-        FLOE_ASSIGN_OR_RETURN(auto dv, ReadDeletionVector(*io, d));
+        FLOE_ASSIGN_OR_RETURN(auto dv, ReadDeletionVector(*delete_io, d));
         for (const int64_t pos : dv.Positions()) r->deleted_positions_.insert(pos);
         continue;
       }
       FLOE_ASSIGN_OR_RETURN(std::shared_ptr<const parquet::ParquetFileReader> deletes,
-                            parquet::ParquetFileReader::Open(io, d.file_path));
+                            parquet::ParquetFileReader::Open(delete_io, d.file_path, {}, KnownSize(d)));
       parquet::ScanOptions delete_options;
       delete_options.columns = std::vector<std::string>{"file_path", "pos"};
       auto batches = parquet::ReadAllBatches(deletes, delete_options);
@@ -202,7 +211,7 @@ Result<std::unique_ptr<ScanFileReader>> ScanFileReader::Open(std::shared_ptr<Fil
   for (const auto& delete_file : task.equality_deletes) {
     const DataFile& d = *delete_file;
     FLOE_ASSIGN_OR_RETURN(std::shared_ptr<const parquet::ParquetFileReader> deletes,
-                          parquet::ParquetFileReader::Open(io, d.file_path));
+                          parquet::ParquetFileReader::Open(delete_io, d.file_path, {}, KnownSize(d)));
     parquet::ScanOptions delete_options;
     delete_options.field_ids = d.equality_ids;
     FLOE_ASSIGN_OR_RETURN(auto batches, parquet::ReadAllBatches(deletes, delete_options));

@@ -40,15 +40,18 @@ class ScanFileReader {
   // (not owned, may be shared by several readers used one after another)
   // receives the counts. `split_length` >= 0 reads only the row groups that
   // start in [split_start, split_start + split_length) (a split of
-  // split_planner.h); -1 reads the whole file. Errors of FileIO and
-  // Parquet; Corrupt for a delete file without the spec's columns.
+  // split_planner.h); -1 reads the whole file. Delete files are read
+  // through `delete_io` (null: `io`), so a caller can count them apart.
+  // Errors of FileIO and Parquet; Corrupt for a delete file without the
+  // spec's columns.
   static Result<std::unique_ptr<ScanFileReader>> Open(std::shared_ptr<FileIO> io, const TableMetadata& metadata,
                                                       const Schema& scan_schema,
                                                       const std::vector<int32_t>& output_field_ids,
                                                       std::shared_ptr<const floe::Schema> output_schema,
                                                       const ExpressionPtr& filter, const FileScanTask& task,
                                                       int64_t batch_rows, ScanReport* report,
-                                                      int64_t split_start = 0, int64_t split_length = -1);
+                                                      int64_t split_start = 0, int64_t split_length = -1,
+                                                      std::shared_ptr<FileIO> delete_io = nullptr);
   ~ScanFileReader();
 
   // The next batch of surviving rows (possibly empty), or nullopt at the end.

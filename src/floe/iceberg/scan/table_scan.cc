@@ -16,6 +16,7 @@
 #include "floe/iceberg/scan/split_planner.h"
 #include "floe/iceberg/snapshot_manifests.h"
 #include "floe/iceberg/update/merging_snapshot_producer.h"
+#include "floe/io/tracing_file_io.h"
 
 namespace floe::iceberg {
 namespace {
@@ -78,7 +79,11 @@ std::string ScanReport::ToString() const {
                 "delete files applied: ", delete_files_applied, "\n",
                 "row groups: ", row_groups_total, " total, ", row_groups_skipped, " skipped\n",
                 "pages: ", pages_total, " total, ", pages_skipped, " skipped\n",
-                "rows: ", rows_scanned, " scanned, ", rows_deleted, " deleted, ", rows_returned, " returned");
+                "rows: ", rows_scanned, " read, ", rows_deleted, " deleted, ", rows_returned, " returned\n",
+                "requests: ", requests(), " (manifests ", manifest_io.requests, ", data files ",
+                data_file_io.requests, ", delete files ", delete_file_io.requests, ")\n",
+                "bytes read: ", bytes_read(), " (manifests ", manifest_io.bytes_read, ", data files ",
+                data_file_io.bytes_read, ", delete files ", delete_file_io.bytes_read, ")");
 }
 
 Result<const Snapshot*> ResolveSnapshot(const TableMetadata& metadata, const TableScanOptions& options) {
@@ -111,6 +116,22 @@ Result<const Snapshot*> ResolveSnapshot(const TableMetadata& metadata, const Tab
 
 TableScan::~TableScan() = default;
 
+TableScan::CountedIO TableScan::Counted(std::shared_ptr<FileIO> io) {
+  auto trace = std::make_shared<IoTrace>(IoTrace::Keep::kTotals);
+  return CountedIO{trace, std::make_shared<TracingFileIO>(std::move(io), trace)};
+}
+
+const ScanReport& TableScan::report() const {
+  auto take = [](const CountedIO& counted, ScanIoCounts* counts) {
+    const IoTotals totals = counted.trace->totals();
+    *counts = ScanIoCounts{totals.requests, totals.bytes_read};
+  };
+  take(manifest_io_, &report_->manifest_io);
+  take(data_file_io_, &report_->data_file_io);
+  take(delete_file_io_, &report_->delete_file_io);
+  return *report_;
+}
+
 Result<std::unique_ptr<TableScan>> TableScan::Make(std::shared_ptr<FileIO> io,
                                                    std::shared_ptr<const TableMetadata> metadata,
                                                    TableScanOptions options) {
@@ -132,7 +153,9 @@ Result<std::unique_ptr<TableScan>> TableScan::MakeAt(std::shared_ptr<FileIO> io,
                                                      const Snapshot* snapshot, const Schema& schema,
                                                      TableScanOptions options) {
   std::unique_ptr<TableScan> scan(new TableScan());
-  scan->io_ = std::move(io);
+  scan->manifest_io_ = Counted(io);
+  scan->data_file_io_ = Counted(io);
+  scan->delete_file_io_ = Counted(std::move(io));
   scan->metadata_ = std::move(metadata);
   scan->report_ = std::make_shared<ScanReport>();
   scan->snapshot_ = snapshot;
@@ -167,9 +190,10 @@ Result<std::unique_ptr<TableScan>> TableScan::MakeAt(std::shared_ptr<FileIO> io,
 
 Result<std::vector<FileScanTask>> TableScan::PlanFiles() {
   *report_ = ScanReport{report_->snapshot_id};
+  for (const CountedIO* counted : {&manifest_io_, &data_file_io_, &delete_file_io_}) counted->trace->Clear();
   if (snapshot_ == nullptr) return std::vector<FileScanTask>();
   if (append_manifests_.has_value()) return PlanManifests(*append_manifests_);
-  FLOE_ASSIGN_OR_RETURN(std::vector<ManifestFile> manifests, SnapshotManifests(*io_, *snapshot_));
+  FLOE_ASSIGN_OR_RETURN(std::vector<ManifestFile> manifests, SnapshotManifests(*manifest_io_.io, *snapshot_));
   return PlanManifests(manifests);
 }
 
@@ -249,10 +273,10 @@ Result<std::vector<FileScanTask>> TableScan::PlanManifests(const std::vector<Man
     // manifest it does not fit (written before a type promotion the
     // decoder cannot widen) is read with its own.
     reader_options.partition_type = f.partition_type;
-    Result<std::unique_ptr<ManifestReader>> opened = ManifestReader::Open(*io_, manifest, reader_options);
+    Result<std::unique_ptr<ManifestReader>> opened = ManifestReader::Open(*manifest_io_.io, manifest, reader_options);
     if (!opened.ok() && opened.status().IsCorrupt() && reader_options.partition_type != nullptr) {
       reader_options.partition_type = nullptr;
-      opened = ManifestReader::Open(*io_, manifest, reader_options);
+      opened = ManifestReader::Open(*manifest_io_.io, manifest, reader_options);
     }
     FLOE_ASSIGN_OR_RETURN(auto reader, std::move(opened));
     // The manifest's data files, in one block its tasks share.
@@ -358,10 +382,11 @@ class TableScan::Reader final : public RecordBatchReader {
         const FileScanTask* task = nullptr;
         int64_t start = 0, length = 0;
         if (!NextRange(&task, &start, &length)) return std::optional<RecordBatch>();
-        FLOE_ASSIGN_OR_RETURN(current_, ScanFileReader::Open(scan_->io_, *scan_->metadata_, *scan_->schema_,
-                                                             scan_->output_field_ids_, scan_->output_schema_,
-                                                             scan_->bound_filter_, *task, scan_->options_.batch_rows,
-                                                             scan_->report_.get(), start, length));
+        FLOE_ASSIGN_OR_RETURN(current_, ScanFileReader::Open(scan_->data_file_io_.io, *scan_->metadata_,
+                                                             *scan_->schema_, scan_->output_field_ids_,
+                                                             scan_->output_schema_, scan_->bound_filter_, *task,
+                                                             scan_->options_.batch_rows, scan_->report_.get(), start,
+                                                             length, scan_->delete_file_io_.io));
       }
       FLOE_ASSIGN_OR_RETURN(auto batch, current_->Next());
       if (!batch.has_value()) {

@@ -38,6 +38,10 @@
 #include "floe/iceberg/table_metadata.h"
 #include "floe/io/file_io.h"
 
+namespace floe {
+class IoTrace;
+}  // namespace floe
+
 namespace floe::iceberg {
 
 struct TableScanOptions {
@@ -62,6 +66,13 @@ struct TableScanOptions {
   bool include_column_stats = false;
 };
 
+// Requests and bytes read through a FileIO, as its tracing wrapper counts
+// them (floe/io/tracing_file_io.h).
+struct ScanIoCounts {
+  int64_t requests = 0;
+  int64_t bytes_read = 0;
+};
+
 // What planning and reading cost, for `--explain` and the demo.
 struct ScanReport {
   std::optional<int64_t> snapshot_id;
@@ -77,7 +88,20 @@ struct ScanReport {
   int64_t rows_scanned = 0;  // rows decoded from data files
   int64_t rows_deleted = 0;  // removed by delete files
   int64_t rows_returned = 0;
+  // Every request the scan sent through its FileIO and the bytes they
+  // read, by the kind of file: planning reads the manifest list and the
+  // manifests, reading the data files and the delete files they apply.
+  // (An incremental append scan reads its snapshots' manifest lists when
+  // it is made, before counting starts; those are not in the report.)
+  ScanIoCounts manifest_io{};
+  ScanIoCounts data_file_io{};
+  ScanIoCounts delete_file_io{};
 
+  int64_t requests() const { return manifest_io.requests + data_file_io.requests + delete_file_io.requests; }
+  int64_t bytes_read() const { return manifest_io.bytes_read + data_file_io.bytes_read + delete_file_io.bytes_read; }
+
+  // One "name: values" line per count, e.g. "bytes read: 253018 (manifests
+  // 7811, data files 245207, delete files 0)".
   std::string ToString() const;
 };
 
@@ -114,7 +138,11 @@ class TableScan {
   // exhausted report() holds the read side's counts too.
   Result<std::unique_ptr<RecordBatchReader>> Open();
 
-  const ScanReport& report() const { return *report_; }
+  // The counts of the last PlanFiles/PlanTasks/Open and of reading since;
+  // the I/O counts are taken at the call, so a reader stopped early (a
+  // limit) reports what it did read. The reference stays valid until the
+  // next call.
+  const ScanReport& report() const;
 
  private:
   friend class IncrementalAppendScan;
@@ -128,7 +156,17 @@ class TableScan {
   // The tasks of the live entries of `manifests` that the filter keeps.
   Result<std::vector<FileScanTask>> PlanManifests(const std::vector<ManifestFile>& manifests);
 
-  std::shared_ptr<FileIO> io_;
+  // A FileIO of the scan counted by a totals-only IoTrace: one per kind
+  // of file the report tells apart, all over the same storage.
+  struct CountedIO {
+    std::shared_ptr<IoTrace> trace;
+    std::shared_ptr<FileIO> io;
+  };
+  static CountedIO Counted(std::shared_ptr<FileIO> io);
+
+  CountedIO manifest_io_;
+  CountedIO data_file_io_;
+  CountedIO delete_file_io_;
   std::shared_ptr<const TableMetadata> metadata_;
   TableScanOptions options_;
   const Snapshot* snapshot_ = nullptr;
