@@ -201,7 +201,7 @@ TEST(BloomFilterTest, ProbesAFilterParquetMrWrote) {
 }
 
 TEST(BloomFilterTest, ProbesAFilterDuckDbWrote) {
-  FLOE_SKIP_WITHOUT_DUCKDB();
+  FLOE_REQUIRE_DUCKDB();
   floe::testing::TempDir dir;
   const std::string path = dir.Join("duck.parquet");
   // DuckDB writes bloom filters for dictionary-encoded columns.

@@ -74,7 +74,7 @@ std::string JsonRow(const std::string& value) {
 }
 
 TEST(ParquetLogicalTypesTest, FilesDuckDbWritesReadWithDuckDbsValues) {
-  FLOE_SKIP_WITHOUT_DUCKDB();
+  FLOE_REQUIRE_DUCKDB();
   floe::testing::TempDir dir;
   const std::string path = dir.Join("duck.parquet");
   auto w = RunDuckDb({
@@ -335,7 +335,7 @@ TEST(ParquetLogicalTypesTest, WriterKeepsAnnotationsAndReadsThemBackAsWritten) {
 }
 
 TEST(ParquetLogicalTypesTest, DuckDbReadsEveryAnnotationWithTheSameValues) {
-  FLOE_SKIP_WITHOUT_DUCKDB();
+  FLOE_REQUIRE_DUCKDB();
   floe::testing::TempDir dir;
   const std::string path = dir.Join("annotated.parquet");
   // DuckDB refuses a whole file with a BSON column ("Unsupported converted
