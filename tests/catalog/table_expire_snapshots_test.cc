@@ -211,6 +211,19 @@ TEST_F(TableExpireSnapshotsTest, TablePropertiesAreTheDefaults) {
   Expire(options, {s5});
 }
 
+TEST_F(TableExpireSnapshotsTest, EveryBranchKeepsItsHeadEvenWhenThePropertySaysZero) {
+  std::vector<int64_t> s;
+  for (int i = 0; i < 3; ++i) s.push_back(Append(i * 10));
+  SetRef("dev", Branch(s[1]));
+  SetProperty("history.expire.min-snapshots-to-keep", "0");
+  iceberg::ExpireOptions options;
+  options.now_ms = Timestamp(s[2]) + 5000;
+  options.older_than_ms = options.now_ms;  // every snapshot is old
+  auto result = Expire(options, {s[1], s[2]});
+  EXPECT_EQ(result.expired_snapshot_ids, (std::vector<int64_t>{s[0]}));
+  EXPECT_EQ(Head(), s[2]);
+}
+
 TEST_F(TableExpireSnapshotsTest, UnreferencedSnapshotsExpireByAgeAlone) {
   const int64_t s1 = Append(0);
   const int64_t s2 = Append(10);

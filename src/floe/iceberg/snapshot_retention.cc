@@ -66,7 +66,9 @@ Result<RetentionPlan> PlanSnapshotRetention(const TableMetadata& m, const Expire
     bool keeping = true;
     for (const Snapshot* s = head; s != nullptr; s = ParentOf(m, *s)) {
       reachable.insert(s->snapshot_id);
-      if (keeping && (kept < min_keep || s->timestamp_ms >= cutoff)) {
+      // A branch's head always stays (as in Java), even when a property says
+      // to keep 0 snapshots: expiring it would leave the ref dangling.
+      if (keeping && (s == head || kept < min_keep || s->timestamp_ms >= cutoff)) {
         retained.insert(s->snapshot_id);
         ++kept;
       } else {
