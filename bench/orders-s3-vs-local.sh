@@ -39,14 +39,17 @@ export AWS_REGION=us-east-1 AWS_PROFILE= AWS_SESSION_TOKEN= FLOE_WAREHOUSE= FLOE
 
 # One demo run; prints "requests data_requests bytes_read query_ms demo_ms".
 run() {  # warehouse catalog_db
-  local start end out line
+  local start end out line requests
   start=$(date +%s%N)
   out=$("$floe" --warehouse "$1" --catalog "sqlite:$2" demo --orders-per-day "$per_day")
   end=$(date +%s%N)
-  line=$(grep -E '^  requests: ' <<<"$out") || { echo "no requests line in the demo's output" >&2; exit 1; }
-  # "  requests: 9 (4 to data files), bytes read: 1.2 MiB (...), 35 ms"
-  sed -E 's/^  requests: ([0-9]+) \(([0-9]+) to data files\), bytes read: ([0-9.]+ [KMG]?i?B) .* ([0-9]+) ms$/\1 \2 \3 \4/' <<<"$line" |
-    awk -v demo_ms=$(((end - start) / 1000000)) '{ print $1, $2, $3 $4, $5, demo_ms }'
+  # "    requests: 6 (manifests 3, data files 3, delete files 0)" (the planning report)
+  # "  floe read 9.1 KiB of the 51.3 KiB of data files (17.80%) in 3 requests, 14.5 KiB in all, 6 ms"
+  requests=$(sed -nE 's/^    requests: ([0-9]+) .*/\1/p' <<<"$out")
+  line=$(grep -E '^  floe read ' <<<"$out") || true
+  [ -n "$requests" ] && [ -n "$line" ] || { echo "no planning report or 'floe read' line in the demo's output" >&2; exit 1; }
+  sed -E 's/^  floe read .* in ([0-9]+) requests, ([0-9.]+ [KMG]?i?B) in all, ([0-9]+) ms$/\1 \2 \3/' <<<"$line" |
+    awk -v requests="$requests" -v demo_ms=$(((end - start) / 1000000)) '{ print requests, $1, $2 $3, $4, demo_ms }'
 }
 
 read -r l_req l_data l_bytes l_ms l_demo < <(run "$work/local-wh" "$work/local.db")
