@@ -68,8 +68,9 @@ TEST_F(DeleteCliTest, DeleteDropsWholeFilesOrRewritesThemWithoutTheRows) {
   EXPECT_NE(snapshots[2].summary.find("deleted-records=2"), std::string::npos) << snapshots[2].summary;
   EXPECT_NE(snapshots[2].summary.find("added-records=1"), std::string::npos) << snapshots[2].summary;
 
-  // Nothing matches: no new snapshot.
-  Ok({"table", "delete", "shop.d", "--where", "id = 999"});
+  // Nothing matches: no new snapshot, and the output says so.
+  out = Ok({"table", "delete", "shop.d", "--where", "id = 999"});
+  EXPECT_EQ(out, "deleted: no rows changed, no snapshot committed; the table stays at snapshot " + Head() + "\n");
   EXPECT_EQ(Snapshots("shop.d").size(), 3u);
   // The first snapshot still reads every row.
   EXPECT_EQ(Rows({"--as-of", first_}), "1,2026-10-01,a\n2,2026-10-01,b\n3,2026-10-02,c\n4,2026-10-03,d\n");

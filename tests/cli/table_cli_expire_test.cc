@@ -136,7 +136,7 @@ TEST_F(ExpireCliTest, BadOptionsAreOneLineErrorsAndExpireNothing) {
                        {{"--retain-last", "0"}, "--retain-last: Value 0 not in range 1 to 2147483647"},
                        {{"--retain-last", "-1"}, "--retain-last"},
                        {{"--retain-last", "two"}, "--retain-last"},
-                       {{"--older-than", "yesterday"}, "cannot read 'yesterday' as timestamptz"},
+                       {{"--older-than", "yesterday"}, "--older-than: cannot read 'yesterday' as timestamptz"},
                    });
   ExpectUserError({"table", "expire", "shop.nosuch"}, "table shop.nosuch does not exist");
   EXPECT_EQ(MetadataLocation("shop.x"), before);

@@ -40,6 +40,12 @@ Result<iceberg::BatchSource> InputRows(CommandContext& ctx, iceberg::Table& tabl
 
 void PrintWrite(CommandContext& ctx, const std::string& what, const iceberg::WriteResult& r) {
   const iceberg::Snapshot* s = r.state.metadata ? r.state.metadata->current_snapshot() : nullptr;
+  if (r.commit.attempts == 0) {  // the operation found nothing to change
+    ctx.out() << what << ": no rows changed, no snapshot committed";
+    if (s != nullptr) ctx.out() << "; the table stays at snapshot " << s->snapshot_id;
+    ctx.out() << "\n";
+    return;
+  }
   ctx.out() << what << ": " << r.rows_written << " rows written, " << r.data_files_added << " files added";
   if (r.data_files_removed > 0) ctx.out() << ", " << r.data_files_removed << " files removed";
   if (r.data_files_rewritten > 0) ctx.out() << ", " << r.data_files_rewritten << " files rewritten";
@@ -444,9 +450,9 @@ void AddTableCommands(CLI::App& app, CommandSet& commands) {
                                    // Without --retain-last, the table's history.expire.min-snapshots-to-keep.
                                    if (a.retain_last_option->count() > 0) options.retain_last = a.retain_last;
                                    if (!a.older_than.empty()) {
-                                     FLOE_ASSIGN_OR_RETURN(auto ts, iceberg::Literal::Parse(iceberg::Type::TimestampTz(),
-                                                                                            a.older_than));
-                                     options.older_than_ms = ts.long_value() / 1000;
+                                     auto ts = iceberg::Literal::Parse(iceberg::Type::TimestampTz(), a.older_than);
+                                     if (!ts.ok()) return ts.status().WithContext("--older-than");
+                                     options.older_than_ms = ts->long_value() / 1000;
                                    }
                                    FLOE_ASSIGN_OR_RETURN(auto result, opened.table->ExpireSnapshots(options));
                                    ctx.out() << "expired " << result.expired_snapshot_ids.size() << " snapshots; deleted "
