@@ -144,12 +144,31 @@ TEST(ParquetReaderTest, ReadsChosenRowGroupsOnly) {
 TEST(ParquetReaderTest, FetchesEachRowGroupWithOneCoalescedRequest) {
   auto trace = std::make_shared<IoTrace>();
   auto io = std::make_shared<TracingFileIO>(NewLocalFileIO(), trace);
-  auto file = OpenOrDie(Data("alltypes_plain.snappy.parquet"), {}, io);
+  // The smallest tail read, so that the row groups are not in it.
+  ReaderOptions options;
+  options.footer_read_size = 8;
+  auto file = OpenOrDie(Data("alltypes_plain.snappy.parquet"), options, io);
   ASSERT_NE(file, nullptr);
+  ASSERT_GT(file->num_row_groups(), 1);
   const int64_t open_requests = trace->totals().gets;
   auto batches = ReadAllBatches(file);
   ASSERT_TRUE(batches.ok());
   EXPECT_EQ(trace->totals().gets - open_requests, file->num_row_groups()) << trace->Format();
+}
+
+TEST(ParquetReaderTest, SmallFileIsReadByItsTailReadAlone) {
+  // The default 8 KiB tail read holds the whole of a small file: its row
+  // groups come from those bytes, not from more requests.
+  auto trace = std::make_shared<IoTrace>();
+  auto io = std::make_shared<TracingFileIO>(NewLocalFileIO(), trace);
+  auto file = OpenOrDie(Data("alltypes_plain.snappy.parquet"), {}, io);
+  ASSERT_NE(file, nullptr);
+  ASSERT_LT(file->file_size(), 8 * 1024);
+  auto batches = ReadAllBatches(file);
+  ASSERT_TRUE(batches.ok()) << batches.status().ToString();
+  EXPECT_EQ(TotalRows(*batches), file->num_rows());
+  EXPECT_EQ(trace->totals().gets, 1) << trace->Format();
+  EXPECT_EQ(trace->totals().bytes_read, file->file_size());
 }
 
 TEST(ParquetReaderTest, EveryBadDataFileGetsAClearError) {

@@ -199,11 +199,10 @@ TEST_F(ScanReportTest, CountsEveryStageOfTheScanAndItsIo) {
   // size) and GET, and one GET per manifest read; per data file opened its
   // footer read (8 KiB, holding these small files' page index too) and one
   // coalesced read per row group read. The delete file (under 8 KiB) is
-  // read by its footer read and at most one more.
+  // read whole by its footer read, and by nothing more.
   EXPECT_EQ(report.manifest_io.requests, 2 + 5);
   EXPECT_EQ(report.data_file_io.requests, 2 + 3);
-  EXPECT_GE(report.delete_file_io.requests, 1);
-  EXPECT_LE(report.delete_file_io.requests, 2);
+  EXPECT_EQ(report.delete_file_io.requests, 1);
 
   std::set<std::string> opened;
   for (const IoRequest& r : trace->requests()) opened.insert(r.path);
@@ -222,7 +221,7 @@ TEST_F(ScanReportTest, CountsEveryStageOfTheScanAndItsIo) {
   EXPECT_LT(report.data_file_io.bytes_read * 8, all_data_bytes);
   EXPECT_LT(report.data_file_io.bytes_read * 2, opened_data_bytes);
   EXPECT_GT(report.delete_file_io.bytes_read, 0);
-  EXPECT_LE(report.delete_file_io.bytes_read, 2 * delete_file_bytes);
+  EXPECT_EQ(report.delete_file_io.bytes_read, delete_file_bytes);
   const std::string text = report.ToString();
   EXPECT_NE(text.find(StrCat("bytes read: ", report.bytes_read(), " (manifests ", manifests.bytes_read, ", data files ",
                              data.bytes_read, ", delete files ", deletes.bytes_read, ")")),

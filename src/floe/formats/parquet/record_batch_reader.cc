@@ -263,6 +263,15 @@ Result<std::vector<Buffer>> ParquetRecordBatchReader::FetchChunks(const RowGroup
       requests.insert(requests.end(), pages[i].begin(), pages[i].end());
     }
   }
+  // A small file's first tail read may already hold every chunk: serve them
+  // from it rather than fetch the same bytes again.
+  std::vector<Buffer> from_tail;
+  for (const ReadRange& chunk : chunks) {
+    std::optional<Buffer> bytes = file_->CachedTailBytes(chunk.offset, chunk.length);
+    if (!bytes) break;
+    from_tail.push_back(std::move(*bytes));
+  }
+  if (from_tail.size() == chunks.size()) return from_tail;
   if (chunks.size() == 1 && pages[0].empty() && chunks[0].length > 0) {
     // One whole chunk, the same one request ReadRanges would make, into the
     // reused buffer, `lead` bytes in: where the previous chunk's layout says
