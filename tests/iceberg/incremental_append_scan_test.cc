@@ -2,8 +2,11 @@
 
 #include <gtest/gtest.h>
 
+#include <set>
+
 #include "floe/iceberg/expression/parser.h"
 #include "floe/iceberg/manifest_list.h"
+#include "floe/io/tracing_file_io.h"
 #include "scan_test_table.h"
 
 namespace floe::iceberg {
@@ -89,6 +92,24 @@ TEST_F(IncrementalAppendScanTest, FiltersProjectionsAndPlansApply) {
   }
   EXPECT_EQ(rows, 20);
   EXPECT_EQ((*scan)->report().data_files_total, 2);
+}
+
+TEST_F(IncrementalAppendScanTest, TheReportCountsTheRangesManifestListReads) {
+  auto trace = std::make_shared<IoTrace>();
+  auto traced = std::make_shared<TracingFileIO>(t_.io, trace);
+  auto scan = IncrementalAppendScan::Make(traced, Scanned(), {s1_, false, s4_}, {});
+  ASSERT_TRUE(scan.ok()) << scan.status().ToString();
+  EXPECT_EQ(trace->totals().requests, 0);  // the lists are read by planning, not by Make
+  ASSERT_TRUE((*scan)->PlanFiles().ok());
+  std::set<std::string> read;
+  for (const IoRequest& r : trace->requests()) read.insert(r.path);
+  const std::shared_ptr<const TableMetadata> m = Scanned();
+  EXPECT_EQ(read.count(m->SnapshotById(s2_)->manifest_list), 1u);
+  EXPECT_EQ(read.count(m->SnapshotById(s4_)->manifest_list), 1u);
+  EXPECT_EQ(read.count(m->SnapshotById(s3_)->manifest_list), 0u);  // no append
+  // Planning reads only metadata: every request is a manifest request.
+  EXPECT_EQ((*scan)->report().manifest_io.requests, trace->totals().requests);
+  EXPECT_EQ((*scan)->report().manifest_io.bytes_read, trace->totals().bytes_read);
 }
 
 TEST_F(IncrementalAppendScanTest, RangesThatAreNotAncestryAreRefused) {

@@ -5,7 +5,6 @@
 #include <string>
 
 #include "floe/base/strings.h"
-#include "floe/iceberg/snapshot_manifests.h"
 
 namespace floe::iceberg {
 
@@ -62,30 +61,17 @@ Result<std::unique_ptr<IncrementalAppendScan>> IncrementalAppendScan::Make(
   }
 
   std::set<int64_t> appends;
-  std::vector<ManifestFile> manifests;
-  std::set<std::string> seen;
+  std::vector<const Snapshot*> append_snapshots;
   for (auto it = in_range.rbegin(); it != in_range.rend(); ++it) {
-    const Snapshot& s = **it;
-    if (s.operation != kOperationAppend) continue;
-    scan->snapshot_ids_.push_back(s.snapshot_id);
-    appends.insert(s.snapshot_id);
-    FLOE_ASSIGN_OR_RETURN(auto list, SnapshotManifests(*io, s));
-    const bool inline_manifests = s.manifest_list.empty();
-    for (auto& m : list) {
-      // Java: the data manifests the snapshot wrote itself. A v1 snapshot's
-      // inline manifests do not say who wrote them (they list the whole
-      // table version): all are read once, and the entries' own snapshot
-      // ids (required in v1) select what the range's appends added.
-      if (m.content != ManifestContent::kData) continue;
-      if (!inline_manifests && m.added_snapshot_id != s.snapshot_id) continue;
-      if (!seen.insert(m.manifest_path).second) continue;
-      manifests.push_back(std::move(m));
-    }
+    if ((*it)->operation != kOperationAppend) continue;
+    scan->snapshot_ids_.push_back((*it)->snapshot_id);
+    appends.insert((*it)->snapshot_id);
+    append_snapshots.push_back(*it);
   }
 
   FLOE_ASSIGN_OR_RETURN(scan->scan_, TableScan::MakeAt(std::move(io), std::move(metadata), to, *schema,
                                                        std::move(options)));
-  scan->scan_->append_manifests_ = std::move(manifests);
+  scan->scan_->append_snapshots_ = std::move(append_snapshots);
   scan->scan_->append_snapshot_ids_ = std::move(appends);
   return scan;
 }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <iterator>
 #include <map>
+#include <set>
 
 #include "floe/base/strings.h"
 #include "floe/base/thread_pool.h"
@@ -192,9 +193,32 @@ Result<std::vector<FileScanTask>> TableScan::PlanFiles() {
   *report_ = ScanReport{report_->snapshot_id};
   for (const CountedIO* counted : {&manifest_io_, &data_file_io_, &delete_file_io_}) counted->trace->Clear();
   if (snapshot_ == nullptr) return std::vector<FileScanTask>();
-  if (append_manifests_.has_value()) return PlanManifests(*append_manifests_);
+  if (append_snapshots_.has_value()) {
+    FLOE_ASSIGN_OR_RETURN(std::vector<ManifestFile> manifests, AppendedDataManifests(*append_snapshots_));
+    return PlanManifests(manifests);
+  }
   FLOE_ASSIGN_OR_RETURN(std::vector<ManifestFile> manifests, SnapshotManifests(*manifest_io_.io, *snapshot_));
   return PlanManifests(manifests);
+}
+
+Result<std::vector<ManifestFile>> TableScan::AppendedDataManifests(const std::vector<const Snapshot*>& appends) {
+  std::vector<ManifestFile> manifests;
+  std::set<std::string> seen;
+  for (const Snapshot* s : appends) {
+    FLOE_ASSIGN_OR_RETURN(auto list, SnapshotManifests(*manifest_io_.io, *s));
+    const bool inline_manifests = s->manifest_list.empty();
+    for (auto& m : list) {
+      // Java: the data manifests the snapshot wrote itself. A v1 snapshot's
+      // inline manifests do not say who wrote them (they list the whole
+      // table version): all are read once, and the entries' own snapshot
+      // ids (required in v1) select what the range's appends added.
+      if (m.content != ManifestContent::kData) continue;
+      if (!inline_manifests && m.added_snapshot_id != s->snapshot_id) continue;
+      if (!seen.insert(m.manifest_path).second) continue;
+      manifests.push_back(std::move(m));
+    }
+  }
+  return manifests;
 }
 
 Result<std::vector<FileScanTask>> TableScan::PlanManifests(const std::vector<ManifestFile>& manifests) {
@@ -202,7 +226,7 @@ Result<std::vector<FileScanTask>> TableScan::PlanManifests(const std::vector<Man
   // Without a filter nothing is pruned, so column metrics are not decoded
   // (several times faster to list) and every residual is true.
   const bool filtered = bound_filter_->op() != Operation::kTrue;
-  const bool incremental = append_manifests_.has_value();
+  const bool incremental = append_snapshots_.has_value();
   report_->manifests_total = static_cast<int64_t>(manifests.size());
 
   // Per spec: the manifest evaluator, the partition evaluator and residuals.

@@ -155,6 +155,8 @@ class TableScan {
                                                    TableScanOptions options);
   // The tasks of the live entries of `manifests` that the filter keeps.
   Result<std::vector<FileScanTask>> PlanManifests(const std::vector<ManifestFile>& manifests);
+  // The data manifests the append snapshots wrote themselves, each once.
+  Result<std::vector<ManifestFile>> AppendedDataManifests(const std::vector<const Snapshot*>& appends);
 
   // A FileIO of the scan counted by a totals-only IoTrace: one per kind
   // of file the report tells apart, all over the same storage.
@@ -175,9 +177,11 @@ class TableScan {
   std::shared_ptr<const floe::Schema> output_schema_;
   ExpressionPtr bound_filter_;
   std::shared_ptr<ScanReport> report_;
-  // Set for an incremental append scan: the data manifests to read and the
-  // snapshots whose ADDED entries are planned (no delete files apply).
-  std::optional<std::vector<ManifestFile>> append_manifests_;
+  // Set for an incremental append scan: the append snapshots of the range,
+  // oldest first, whose own data manifests are read (through manifest_io_,
+  // so the report counts their manifest lists) and whose ADDED entries are
+  // planned (no delete files apply).
+  std::optional<std::vector<const Snapshot*>> append_snapshots_;
   std::set<int64_t> append_snapshot_ids_;
 };
 
