@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <map>
 #include <numeric>
 #include <thread>
 
@@ -10,6 +11,7 @@
 #include "floe/iceberg/manifest_reader.h"
 #include "floe/iceberg/table_update.h"
 #include "floe/iceberg/update/merging_snapshot_producer.h"
+#include "floe/iceberg/update/row_delta.h"
 #include "memory_table_operations.h"
 
 namespace floe::iceberg {
@@ -192,6 +194,71 @@ TEST(SnapshotProducerTest, MergeAppendCombinesSmallManifests) {
   auto manifests = ReadManifestList(*io, state.metadata->current_snapshot()->manifest_list).value();
   EXPECT_LT(manifests.size(), 3u);
   EXPECT_EQ(LiveFiles(*io, *state.metadata).size(), 4u);
+}
+
+TEST(SnapshotProducerTest, DeleteManifestsMergeApartFromDataManifests) {
+  // As Java's delete merge manager: the same properties, delete manifests
+  // merged only with delete manifests, listed after the data manifests,
+  // each delete file keeping the sequence number of the commit that added it.
+  auto io = NewMemoryFileIO();
+  TableMetadata table = NewTable();
+  table.properties["commit.manifest.min-count-to-merge"] = "3";
+  auto ops = std::make_shared<MemoryTableOperations>(io, table);
+  ASSERT_TRUE(Append(ops, {File("data.parquet", 100)}).ok());
+  std::map<std::string, int64_t> added_at;  // delete file -> its commit's sequence number
+  for (int i = 0; i < 4; ++i) {
+    RowDelta delta(ops);
+    delta.set_merge_manifests(true);
+    DataFile deletes = File("deletes-" + std::to_string(i) + ".parquet", 1);
+    deletes.content = DataFileContent::kPositionDeletes;
+    const std::string path = deletes.file_path;
+    delta.AddDeletes(std::move(deletes));
+    auto committed = delta.Commit();
+    ASSERT_TRUE(committed.ok()) << committed.status().ToString();
+    added_at[path] = committed->metadata->current_snapshot()->sequence_number;
+  }
+  auto state = ops->Refresh().value();
+  const auto manifests = ReadManifestList(*io, state.metadata->current_snapshot()->manifest_list).value();
+  size_t data_manifests = 0;
+  std::map<std::string, int64_t> live_deletes;
+  for (size_t i = 0; i < manifests.size(); ++i) {
+    const ManifestFile& m = manifests[i];
+    if (m.content == ManifestContent::kData) {
+      EXPECT_EQ(i, data_manifests) << "data manifests come first";
+      ++data_manifests;
+    }
+    for (const auto& e : ManifestReader::Open(*io, m).value()->ReadAll().value()) {
+      if (!e.is_live()) continue;
+      EXPECT_EQ(e.data_file.content == DataFileContent::kData, m.content == ManifestContent::kData)
+          << e.data_file.file_path;
+      if (m.content == ManifestContent::kDeletes) live_deletes[e.data_file.file_path] = e.sequence_number.value_or(-1);
+    }
+  }
+  EXPECT_EQ(data_manifests, 1u);
+  EXPECT_LT(manifests.size() - data_manifests, 3u) << "the four delete manifests were merged";
+  EXPECT_EQ(live_deletes, added_at);
+}
+
+TEST(SnapshotProducerTest, MergedManifestsListTheHighestSpecIdFirst) {
+  // Java groups manifests by spec id in descending order before merging.
+  auto io = NewMemoryFileIO();
+  TableMetadata table = NewTable();
+  table.partition_specs.push_back(PartitionSpec{1, {}});
+  auto ops = std::make_shared<MemoryTableOperations>(io, table);
+  ASSERT_TRUE(Append(ops, {File("a.parquet", 1)}).ok());
+  DataFile b = File("b.parquet", 2);
+  b.spec_id = 1;
+  ASSERT_TRUE(Append(ops, {b}).ok());
+  MergingSnapshotProducer append(ops, "append");
+  append.set_merge_manifests(true);  // min-count-to-merge 100: nothing merges, only the order changes
+  append.AddFile(File("c.parquet", 3));
+  ASSERT_TRUE(append.Commit().ok());
+  const auto state = ops->Refresh().value();
+  const auto manifests = ReadManifestList(*io, state.metadata->current_snapshot()->manifest_list).value();
+  std::vector<int32_t> specs;
+  for (const auto& m : manifests) specs.push_back(m.partition_spec_id);
+  EXPECT_EQ(specs, (std::vector<int32_t>{1, 0, 0}));
+  EXPECT_EQ(LiveFiles(*io, *state.metadata).size(), 3u);
 }
 
 // Java's ManifestMergeManager on commit.manifest.target-size-bytes: seven

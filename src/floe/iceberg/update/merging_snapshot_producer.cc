@@ -1,6 +1,7 @@
 #include "floe/iceberg/update/merging_snapshot_producer.h"
 
 #include <algorithm>
+#include <functional>
 
 #include "floe/base/strings.h"
 #include "floe/iceberg/manifest_list.h"
@@ -311,80 +312,86 @@ Result<std::vector<ManifestFile>> MergingSnapshotProducer::MergeManifests(const 
   if (!BoolProperty(properties, "commit.manifest-merge.enabled", true)) return manifests;
   const int64_t min_count = PropertyOr(properties, "commit.manifest.min-count-to-merge", 100);
   const int64_t target_size = PropertyOr(properties, "commit.manifest.target-size-bytes", int64_t{8} << 20);
-  // Java's ManifestMergeManager: the first manifest (this commit's new
-  // one) decides whether its bin merges.
-  const std::string first = manifests.empty() ? std::string() : manifests.front().manifest_path;
-  // Group data manifests by spec, in list order; delete manifests stay as they are.
-  std::map<int32_t, std::vector<ManifestFile>> groups;
-  std::vector<ManifestFile> result;
-  for (auto& manifest : manifests) {
-    if (manifest.content == ManifestContent::kData) {
+  // Java merges data and delete manifests apart (a merge manager each), data
+  // first; within each, groups by spec id, the highest id first.
+  std::vector<ManifestFile> merged_all;
+  for (const ManifestContent content : {ManifestContent::kData, ManifestContent::kDeletes}) {
+    std::map<int32_t, std::vector<ManifestFile>, std::greater<>> groups;
+    std::string first;  // this commit's new manifest, if any: it decides whether its bin merges
+    for (auto& manifest : manifests) {
+      if (manifest.content != content) continue;
+      if (first.empty()) first = manifest.manifest_path;
       groups[manifest.partition_spec_id].push_back(std::move(manifest));
-    } else {
-      result.push_back(std::move(manifest));
+    }
+    for (auto& [spec_id, group] : groups) {
+      FLOE_RETURN_IF_ERROR(MergeGroup(base, snapshot_id, content, spec_id, first, min_count, target_size,
+                                      std::move(group), &merged_all));
     }
   }
-  std::vector<ManifestFile> merged_all;
-  for (auto& [spec_id, group] : groups) {
-    // Bins of consecutive manifests up to the target size, packed from the
-    // end (Java's ListPacker.packEnd, lookback 1), so the under-filled bin
-    // is the first, newest one, to be merged again by a later commit.
-    std::vector<std::vector<ManifestFile>> bins(1);
-    int64_t bin_size = 0;
-    for (auto it = group.rbegin(); it != group.rend(); ++it) {
-      if (!bins.back().empty() && bin_size + it->manifest_length > target_size) {
-        bins.emplace_back();
-        bin_size = 0;
-      }
-      bin_size += it->manifest_length;
-      bins.back().push_back(std::move(*it));
+  return merged_all;
+}
+
+Status MergingSnapshotProducer::MergeGroup(const TableMetadata& base, int64_t snapshot_id, ManifestContent content,
+                                           int32_t spec_id, const std::string& first, int64_t min_count,
+                                           int64_t target_size, std::vector<ManifestFile> group,
+                                           std::vector<ManifestFile>* out) {
+  // Bins of consecutive manifests up to the target size, packed from the
+  // end (Java's ListPacker.packEnd, lookback 1), so the under-filled bin is
+  // the first, newest one, to be merged again by a later commit.
+  std::vector<std::vector<ManifestFile>> bins(1);
+  int64_t bin_size = 0;
+  for (auto it = group.rbegin(); it != group.rend(); ++it) {
+    if (!bins.back().empty() && bin_size + it->manifest_length > target_size) {
+      bins.emplace_back();
+      bin_size = 0;
     }
-    std::reverse(bins.begin(), bins.end());
-    for (auto& bin : bins) std::reverse(bin.begin(), bin.end());
-    const PartitionSpec* spec = base.PartitionSpecById(spec_id);
-    const Schema* schema = base.current_schema();
-    for (auto& bin : bins) {
-      // The bin holding the new manifest merges only from min-count-to-merge
-      // manifests on; bins of older manifests merge whenever they hold two.
-      const bool holds_first = std::any_of(bin.begin(), bin.end(),
-                                           [&](const ManifestFile& m) { return m.manifest_path == first; });
-      if (bin.size() == 1 || (holds_first && static_cast<int64_t>(bin.size()) < min_count) || spec == nullptr ||
-          schema == nullptr) {
-        for (auto& m : bin) merged_all.push_back(std::move(m));
-        continue;
-      }
-      const std::string path = NewManifestPath(base);
-      FLOE_ASSIGN_OR_RETURN(auto writer, ManifestWriter::Open(io(), path, base.format_version, *spec, *schema,
-                                                              snapshot_id, ManifestContent::kData,
-                                                              manifest_options(base)));
-      TrackManifest(path);
-      for (const auto& m : bin) {
-        FLOE_ASSIGN_OR_RETURN(auto reader, ManifestReader::Open(io(), m));
-        ManifestEntry entry;
-        while (true) {
-          FLOE_ASSIGN_OR_RETURN(bool more, reader->Next(&entry));
-          if (!more) break;
-          const bool this_snapshot = entry.snapshot_id == snapshot_id;
-          if (entry.status == ManifestEntryStatus::kDeleted) {
-            if (this_snapshot) FLOE_RETURN_IF_ERROR(writer->Delete(entry));
-          } else if (entry.status == ManifestEntryStatus::kAdded && this_snapshot) {
-            // Still this commit's: the entry inherits the new sequence number
-            // unless it carries an older data sequence number (rewrites).
-            ManifestEntry added = entry;
-            if (m.sequence_number == ManifestFile::kUnassignedSequenceNumber) added.sequence_number.reset();
-            added.file_sequence_number.reset();
-            FLOE_RETURN_IF_ERROR(writer->Add(added));
-          } else {
-            FLOE_RETURN_IF_ERROR(writer->Existing(entry));
-          }
+    bin_size += it->manifest_length;
+    bins.back().push_back(std::move(*it));
+  }
+  std::reverse(bins.begin(), bins.end());
+  for (auto& bin : bins) std::reverse(bin.begin(), bin.end());
+  const PartitionSpec* spec = base.PartitionSpecById(spec_id);
+  const Schema* schema = base.current_schema();
+  for (auto& bin : bins) {
+    // The bin holding the new manifest merges only from min-count-to-merge
+    // manifests on; bins of older manifests merge whenever they hold two.
+    const bool holds_first =
+        std::any_of(bin.begin(), bin.end(), [&](const ManifestFile& m) { return m.manifest_path == first; });
+    if (bin.size() == 1 || (holds_first && static_cast<int64_t>(bin.size()) < min_count) || spec == nullptr ||
+        schema == nullptr) {
+      for (auto& m : bin) out->push_back(std::move(m));
+      continue;
+    }
+    const std::string path = NewManifestPath(base);
+    FLOE_ASSIGN_OR_RETURN(auto writer, ManifestWriter::Open(io(), path, base.format_version, *spec, *schema,
+                                                            snapshot_id, content, manifest_options(base)));
+    TrackManifest(path);
+    for (const auto& m : bin) {
+      FLOE_ASSIGN_OR_RETURN(auto reader, ManifestReader::Open(io(), m));
+      ManifestEntry entry;
+      while (true) {
+        FLOE_ASSIGN_OR_RETURN(bool more, reader->Next(&entry));
+        if (!more) break;
+        const bool this_snapshot = entry.snapshot_id == snapshot_id;
+        if (entry.status == ManifestEntryStatus::kDeleted) {
+          // Only this commit's removals are recorded again.
+          if (this_snapshot) FLOE_RETURN_IF_ERROR(writer->Delete(entry));
+        } else if (entry.status == ManifestEntryStatus::kAdded && this_snapshot) {
+          // Still this commit's: the entry inherits the new sequence number
+          // unless it carries an older data sequence number (rewrites).
+          ManifestEntry added = entry;
+          if (m.sequence_number == ManifestFile::kUnassignedSequenceNumber) added.sequence_number.reset();
+          added.file_sequence_number.reset();
+          FLOE_RETURN_IF_ERROR(writer->Add(added));
+        } else {
+          FLOE_RETURN_IF_ERROR(writer->Existing(entry));
         }
       }
-      FLOE_ASSIGN_OR_RETURN(auto merged, writer->Close());
-      merged_all.push_back(std::move(merged));
     }
+    FLOE_ASSIGN_OR_RETURN(auto merged, writer->Close());
+    out->push_back(std::move(merged));
   }
-  merged_all.insert(merged_all.end(), std::make_move_iterator(result.begin()), std::make_move_iterator(result.end()));
-  return merged_all;
+  return Status::OK();
 }
 
 Result<SnapshotChange> MergingSnapshotProducer::Apply(const TableMetadata& base, const Snapshot* parent,

@@ -127,6 +127,11 @@ class MergingSnapshotProducer : public SnapshotProducer {
   Result<bool> Removes(const DataFile& file, const PartitionSpec& spec);
   Result<std::vector<ManifestFile>> MergeManifests(const TableMetadata& base, int64_t snapshot_id,
                                                    std::vector<ManifestFile> manifests);
+  // Bins one spec's manifests of one content and merges the bins that may
+  // be, appending the results to `out` in order.
+  Status MergeGroup(const TableMetadata& base, int64_t snapshot_id, ManifestContent content, int32_t spec_id,
+                    const std::string& first, int64_t min_count, int64_t target_size, std::vector<ManifestFile> group,
+                    std::vector<ManifestFile>* out);
   bool has_removals() const {
     return !deleted_paths_.empty() || !deleted_dv_keys_.empty() || !delete_predicates_.empty() ||
            replace_added_partitions_;
