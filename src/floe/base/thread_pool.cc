@@ -92,12 +92,15 @@ void TaskGroup::RecordFailure(Status status) {
 
 void TaskGroup::Spawn(std::function<Status()> task) {
   pending_.fetch_add(1, std::memory_order_acq_rel);
-  pool_.Submit([this, task = std::move(task)] {
+  // The pool by value: once pending_ reaches 0 a waiter may return and the
+  // group be destroyed, so the task must not touch `this` after the decrement.
+  ThreadPool* pool = &pool_;
+  pool_.Submit([this, pool, task = std::move(task)] {
     if (!token_.IsCancelled()) {
       Status st = task();
       if (!st.ok()) RecordFailure(std::move(st));
     }
-    if (pending_.fetch_sub(1, std::memory_order_acq_rel) == 1) pool_.NotifyStateChange();
+    if (pending_.fetch_sub(1, std::memory_order_acq_rel) == 1) pool->NotifyStateChange();
   });
 }
 
