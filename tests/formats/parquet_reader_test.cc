@@ -144,10 +144,10 @@ TEST(ParquetReaderTest, ReadsChosenRowGroupsOnly) {
 TEST(ParquetReaderTest, FetchesEachRowGroupWithOneCoalescedRequest) {
   auto trace = std::make_shared<IoTrace>();
   auto io = std::make_shared<TracingFileIO>(NewLocalFileIO(), trace);
-  // The smallest tail read, so that the row groups are not in it.
+  // Five row groups; the smallest tail read, so that they are not in it.
   ReaderOptions options;
   options.footer_read_size = 8;
-  auto file = OpenOrDie(Data("alltypes_plain.snappy.parquet"), options, io);
+  auto file = OpenOrDie(Data("floating_orders_nan_count.parquet"), options, io);
   ASSERT_NE(file, nullptr);
   ASSERT_GT(file->num_row_groups(), 1);
   const int64_t open_requests = trace->totals().gets;

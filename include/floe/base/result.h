@@ -44,7 +44,9 @@ class [[nodiscard]] Result {
     CheckOk();
     return std::get<T>(state_);
   }
-  T&& value() && {
+  // By value, not T&&: `for (auto& x : F().value())` must not iterate a
+  // destroyed temporary (C++20 does not extend the Result's lifetime).
+  T value() && {
     CheckOk();
     return std::get<T>(std::move(state_));
   }
@@ -53,7 +55,7 @@ class [[nodiscard]] Result {
 
   const T& operator*() const& { return value(); }
   T& operator*() & { return value(); }
-  T&& operator*() && { return std::move(*this).value(); }
+  T operator*() && { return std::move(*this).value(); }
   const T* operator->() const { return &value(); }
   T* operator->() { return &value(); }
 
