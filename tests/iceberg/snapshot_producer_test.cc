@@ -227,10 +227,9 @@ TEST(SnapshotProducerTest, DeleteManifestsMergeApartFromDataManifests) {
       EXPECT_EQ(i, data_manifests) << "data manifests come first";
       ++data_manifests;
     }
-    // Keep the entries in a local: a range-for over `.value()` of a temporary
-    // Result would iterate a destroyed vector.
-    const auto entries = ManifestReader::Open(*io, m).value()->ReadAll().value();
-    for (const auto& e : entries) {
+    // Range-for over `.value()` of a temporary Result: safe only because
+    // Result::value()&& returns by value (ASan caught the T&& version here).
+    for (const auto& e : ManifestReader::Open(*io, m).value()->ReadAll().value()) {
       if (!e.is_live()) continue;
       EXPECT_EQ(e.data_file.content == DataFileContent::kData, m.content == ManifestContent::kData)
           << e.data_file.file_path;
