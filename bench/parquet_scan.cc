@@ -6,15 +6,18 @@
 // Usage: floe_parquet_scan FILE COLUMN THREADS RUNS
 // Output: "<best wall ms> <best cpu ms> <aggregate>". The CPU time is the
 // process's (user + system, all threads), the measure that stays steady when
-// other work shares the cores. Threads split the row groups between them,
-// each with its own reader over the shared footer, as an engine's scan
-// operators do.
+// other work shares the cores. Threads take row groups one at a time from a
+// shared counter (ScanOptions::next_row_group), each with its own reader over
+// the shared footer, as an engine's scan operators do: a thread slowed by a
+// neighbour takes fewer.
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -31,10 +34,14 @@ struct Aggregate {
 };
 
 Status ScanRowGroups(std::shared_ptr<const parquet::ParquetFileReader> file, const std::string& column,
-                     std::vector<int> row_groups, Aggregate* out) {
+                     std::atomic<int>* next_row_group, Aggregate* out) {
   parquet::ScanOptions options;
   options.columns = std::vector<std::string>{column};
-  options.row_groups = std::move(row_groups);
+  const int row_groups = file->num_row_groups();
+  options.next_row_group = [next_row_group, row_groups]() -> std::optional<int> {
+    const int rg = next_row_group->fetch_add(1, std::memory_order_relaxed);
+    return rg < row_groups ? std::optional<int>(rg) : std::nullopt;
+  };
   FLOE_ASSIGN_OR_RETURN(auto reader, parquet::ParquetRecordBatchReader::Make(std::move(file), options));
   while (true) {
     FLOE_ASSIGN_OR_RETURN(std::optional<RecordBatch> batch, reader->Next());
@@ -90,17 +97,16 @@ Status ScanRowGroups(std::shared_ptr<const parquet::ParquetFileReader> file, con
 Result<Aggregate> Scan(const std::string& path, const std::string& column, int threads) {
   FLOE_ASSIGN_OR_RETURN(auto opened, parquet::ParquetFileReader::Open(NewLocalFileIO(), path));
   std::shared_ptr<const parquet::ParquetFileReader> file(std::move(opened));
-  std::vector<std::vector<int>> assignment(static_cast<size_t>(threads));
-  for (int rg = 0; rg < file->num_row_groups(); ++rg) assignment[static_cast<size_t>(rg % threads)].push_back(rg);
+  std::atomic<int> next_row_group{0};
   std::vector<Aggregate> partial(static_cast<size_t>(threads));
   std::vector<Status> status(static_cast<size_t>(threads));
   std::vector<std::thread> workers;
   for (int t = 1; t < threads; ++t) {
     workers.emplace_back([&, t] {
-      status[static_cast<size_t>(t)] = ScanRowGroups(file, column, assignment[static_cast<size_t>(t)], &partial[static_cast<size_t>(t)]);
+      status[static_cast<size_t>(t)] = ScanRowGroups(file, column, &next_row_group, &partial[static_cast<size_t>(t)]);
     });
   }
-  status[0] = ScanRowGroups(file, column, assignment[0], &partial[0]);
+  status[0] = ScanRowGroups(file, column, &next_row_group, &partial[0]);
   for (auto& w : workers) w.join();
   Aggregate total;
   for (int t = 0; t < threads; ++t) {

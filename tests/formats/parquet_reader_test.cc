@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <atomic>
 #include <filesystem>
 #include <map>
 #include <string>
@@ -48,6 +49,16 @@ std::string AsJsonLines(const std::shared_ptr<const Schema>& schema, const std::
 int64_t TotalRows(const std::vector<RecordBatch>& batches) {
   int64_t rows = 0;
   for (const RecordBatch& b : batches) rows += b.num_rows();
+  return rows;
+}
+
+// The rows as JSON lines, one string each.
+std::vector<std::string> JsonRows(const std::shared_ptr<const Schema>& schema, const std::vector<RecordBatch>& batches) {
+  std::vector<std::string> rows;
+  const std::string text = AsJsonLines(schema, batches);
+  for (const std::string_view line : Split(text, '\n')) {
+    if (!line.empty()) rows.emplace_back(line);
+  }
   return rows;
 }
 
@@ -139,6 +150,64 @@ TEST(ParquetReaderTest, ReadsChosenRowGroupsOnly) {
   auto one = ReadAllBatches(file, options);
   ASSERT_TRUE(one.ok());
   EXPECT_EQ(TotalRows(*one), file->metadata().row_groups[0].num_rows);
+}
+
+TEST(ParquetReaderTest, ReadersSharingARowGroupCounterReadEachRowGroupOnce) {
+  auto file = OpenOrDie(Data("floating_orders_nan_count.parquet"));
+  ASSERT_NE(file, nullptr);
+  ASSERT_GT(file->num_row_groups(), 2);
+  auto whole = ReadAllBatches(file);
+  ASSERT_TRUE(whole.ok()) << whole.status().ToString();
+  auto schema = std::make_shared<const Schema>(file->schema().schema());
+  std::vector<std::string> expected = JsonRows(schema, *whole);
+
+  // Two readers take turns pulling from one counter, as two threads would;
+  // between them they return every row exactly once.
+  std::atomic<int> next{0};
+  std::vector<int> handed_out;
+  ScanOptions options;
+  options.next_row_group = [&]() -> std::optional<int> {
+    const int rg = next.fetch_add(1);
+    if (rg >= file->num_row_groups()) return std::nullopt;
+    handed_out.push_back(rg);
+    return rg;
+  };
+  auto first = ParquetRecordBatchReader::Make(file, options);
+  auto second = ParquetRecordBatchReader::Make(file, options);
+  ASSERT_TRUE(first.ok() && second.ok());
+  std::vector<RecordBatch> batches;
+  bool first_done = false, second_done = false;
+  while (!first_done || !second_done) {
+    for (auto* reader : {first->get(), second->get()}) {
+      bool& done = reader == first->get() ? first_done : second_done;
+      if (done) continue;
+      auto batch = reader->Next();
+      ASSERT_TRUE(batch.ok()) << batch.status().ToString();
+      if (!*batch) {
+        done = true;
+      } else {
+        batches.push_back(std::move(**batch));
+      }
+    }
+  }
+  EXPECT_EQ(handed_out.size(), static_cast<size_t>(file->num_row_groups()));
+  std::vector<std::string> got = JsonRows(schema, batches);
+  std::sort(expected.begin(), expected.end());
+  std::sort(got.begin(), got.end());
+  EXPECT_EQ(got, expected);
+  EXPECT_EQ((*first)->metrics().row_groups + (*second)->metrics().row_groups, file->num_row_groups());
+  EXPECT_GT((*first)->metrics().row_groups, 0);
+  EXPECT_GT((*second)->metrics().row_groups, 0);
+
+  // An index the file does not have is the caller's error, named as such.
+  ScanOptions bad;
+  bad.next_row_group = [&]() -> std::optional<int> { return file->num_row_groups(); };
+  auto reader = ParquetRecordBatchReader::Make(file, bad);
+  ASSERT_TRUE(reader.ok());
+  auto batch = (*reader)->Next();
+  ASSERT_FALSE(batch.ok());
+  EXPECT_EQ(batch.status().code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(batch.status().message().find("next_row_group"), std::string::npos) << batch.status().ToString();
 }
 
 TEST(ParquetReaderTest, FetchesEachRowGroupWithOneCoalescedRequest) {
@@ -263,15 +332,6 @@ TEST(ParquetReaderTest, StorageFaultsSurfaceAsErrorsAtEveryRead) {
 
 namespace floe::parquet {
 namespace {
-
-std::vector<std::string> JsonRows(const std::shared_ptr<const Schema>& schema, const std::vector<RecordBatch>& batches) {
-  std::vector<std::string> rows;
-  const std::string text = AsJsonLines(schema, batches);
-  for (const std::string_view line : Split(text, '\n')) {
-    if (!line.empty()) rows.emplace_back(line);
-  }
-  return rows;
-}
 
 // Reads `selection` and checks it returns exactly those rows of a full read.
 void ExpectSelectionMatchesFullRead(const std::shared_ptr<const ParquetFileReader>& file,

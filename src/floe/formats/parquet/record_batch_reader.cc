@@ -365,11 +365,25 @@ Status ParquetRecordBatchReader::ShortColumn(size_t reader, int64_t rows) const 
                                 " ends after ", rows, " of the row group's ", rg.num_rows, " rows"));
 }
 
+Result<std::optional<int>> ParquetRecordBatchReader::TakeRowGroup() {
+  if (!options_.next_row_group) {
+    if (next_row_group_ == row_groups_.size()) return std::optional<int>();
+    return std::optional<int>(row_groups_[next_row_group_++]);
+  }
+  const std::optional<int> row_group = options_.next_row_group();
+  if (row_group && (*row_group < 0 || *row_group >= file_->num_row_groups())) {
+    return Status::InvalidArgument(StrCat("parquet file ", Quote(file_->path()), " has no row group ", *row_group,
+                                          " (it has ", file_->num_row_groups(), "), asked for by next_row_group"));
+  }
+  return row_group;
+}
+
 Result<std::optional<RecordBatch>> ParquetRecordBatchReader::Next() {
   while (true) {
     if (!state_) {
-      if (next_row_group_ == row_groups_.size()) return std::optional<RecordBatch>();
-      FLOE_ASSIGN_OR_RETURN(const bool started, StartRowGroup(row_groups_[next_row_group_++]));
+      FLOE_ASSIGN_OR_RETURN(const std::optional<int> row_group, TakeRowGroup());
+      if (!row_group) return std::optional<RecordBatch>();
+      FLOE_ASSIGN_OR_RETURN(const bool started, StartRowGroup(*row_group));
       if (!started) continue;
     }
     RowGroupState& rg = *state_;

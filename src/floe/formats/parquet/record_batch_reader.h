@@ -12,6 +12,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -46,6 +47,14 @@ struct ScanOptions {
   int64_t batch_size = 64 * 1024;
   // Row groups to read, in this order. Unset: all.
   std::optional<std::vector<int>> row_groups;
+  // Row groups handed out one at a time, for readers of one file that share
+  // the work as each is ready for more (a scan's threads pulling from one
+  // counter, so a thread that runs slower takes fewer). When set, it replaces
+  // `row_groups`: called from Next() whenever the reader starts a row group,
+  // it returns the next index, or nullopt when there are no more. An index
+  // outside the file makes Next() return InvalidArgument. Readers sharing
+  // one function call it from their own threads, so it must be thread-safe.
+  std::function<std::optional<int>()> next_row_group;
   // Row selection: for the row groups listed, only these rows (sorted,
   // disjoint, non-empty ranges) are returned; other row groups are read
   // whole. Pages outside the ranges are skipped unread when the file has an
@@ -97,6 +106,9 @@ class ParquetRecordBatchReader : public RecordBatchReader {
   struct RowGroupState;
 
   ParquetRecordBatchReader(std::shared_ptr<const ParquetFileReader> file, ScanOptions options);
+  // The next row group to start, from `row_groups_` or
+  // `options_.next_row_group`; nullopt after the last.
+  Result<std::optional<int>> TakeRowGroup();
   // Starts `row_group`; false when pruning leaves nothing to read in it.
   Result<bool> StartRowGroup(int row_group);
   Status CheckRowGroupEnd();
