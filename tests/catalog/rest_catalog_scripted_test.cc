@@ -311,7 +311,7 @@ bool IsUuidV7(const std::string& u) {
 
 // Through a proxy that can cut the answer of a commit, one connection per
 // request.
-std::shared_ptr<RestCatalog> OpenThroughProxy(const floe::testing::TcpProxy& proxy) {
+std::shared_ptr<RestCatalog> OpenScriptedThroughProxy(const floe::testing::TcpProxy& proxy) {
   RestCatalogOptions options;
   options.uri = StrCat("http://127.0.0.1:", proxy.port());
   options.unknown_commit_reloads = 3;
@@ -334,7 +334,7 @@ TEST(RestCatalogScriptedTest, ACommitWhoseAnswerWasLostIsResentWithTheSameKey) {
   script.Install(rest);
   rest.Start();
   floe::testing::TcpProxy proxy(std::stoi(rest.url().substr(rest.url().rfind(':') + 1)));
-  auto catalog = OpenThroughProxy(proxy);
+  auto catalog = OpenScriptedThroughProxy(proxy);
   ASSERT_NE(catalog, nullptr);
   auto ops = catalog->NewTableOps(Ident("a.t"));
   auto base = ops->Refresh().value();
@@ -366,7 +366,7 @@ TEST(RestCatalogScriptedTest, WithoutAnIdempotencyLifetimeACommitIsNeverResent) 
   script.Install(rest);
   rest.Start();
   floe::testing::TcpProxy proxy(std::stoi(rest.url().substr(rest.url().rfind(':') + 1)));
-  auto catalog = OpenThroughProxy(proxy);
+  auto catalog = OpenScriptedThroughProxy(proxy);
   ASSERT_NE(catalog, nullptr);
   auto ops = catalog->NewTableOps(Ident("a.t"));
   auto base = ops->Refresh().value();

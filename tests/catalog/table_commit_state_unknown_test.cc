@@ -25,8 +25,6 @@ int64_t NowMs() {
       .count();
 }
 
-iceberg::ExpressionPtr Where(const RowFilter& filter) { return iceberg::ParseExpression(filter.text).value(); }
-
 struct Case {
   std::string name;
   // Runs the operation on `t`; returns its status.
@@ -125,9 +123,6 @@ class TableCommitStateUnknownTest : public ::testing::TestWithParam<LostAnswer> 
   }
 };
 
-Status StatusOf(const Result<iceberg::WriteResult>& r) { return r.status(); }
-
-const RowFilter kRegionB{"region = 'b'", [](const Row& r) { return r.region == "b"; }};
 const RowFilter kSmallV{"v < 3", [](const Row& r) { return r.v < 3; }};
 
 TEST_P(TableCommitStateUnknownTest, Append) {

@@ -19,10 +19,6 @@ namespace {
 
 using namespace testing;  // NOLINT: the test helpers
 
-iceberg::ExpressionPtr Where(const RowFilter& filter) { return iceberg::ParseExpression(filter.text).value(); }
-
-const RowFilter kRegionB{"region = 'b'", [](const Row& r) { return r.region == "b"; }};
-
 class TableConflictTest : public ::testing::Test {
  protected:
   void SetUp() override {

@@ -252,8 +252,6 @@ class TableFaultInjectionTest : public ::testing::Test {
   bool cleanup_incomplete_ = false;  // an expiry reported files it left behind
 };
 
-Status StatusOf(const Result<iceberg::WriteResult>& r) { return r.status(); }
-
 TEST_F(TableFaultInjectionTest, Append) {
   Append(MakeRows(0, 8, {"a", "b"}));
   const Rows rows = MakeRows(100, 6, {"a", "c"});

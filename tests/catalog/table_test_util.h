@@ -62,6 +62,14 @@ struct RowFilter {
   std::function<bool(const Row&)> match;
 };
 
+// The filter as the expression a table write takes.
+inline iceberg::ExpressionPtr Where(const RowFilter& filter) { return iceberg::ParseExpression(filter.text).value(); }
+
+inline const RowFilter kRegionB{"region = 'b'", [](const Row& r) { return r.region == "b"; }};
+
+// A write's status, for tests that only check how it failed.
+inline Status StatusOf(const Result<iceberg::WriteResult>& r) { return r.status(); }
+
 // The model's side of each row operation.
 inline Rows ModelAppend(const Rows& model, const Rows& added) {
   Rows out = model;

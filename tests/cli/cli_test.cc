@@ -18,7 +18,7 @@ namespace {
 using testing::RunFloe;
 
 // No FLOE_* variable of the developer's shell may leak into these tests.
-const std::vector<std::string> kCleanEnv = {"FLOE_WAREHOUSE=", "FLOE_CATALOG=", "FLOE_LOG="};
+using testing::kCleanEnv;
 
 std::vector<std::string> Env(std::vector<std::string> extra) {
   std::vector<std::string> env = kCleanEnv;

@@ -26,7 +26,7 @@ namespace {
 
 using testing::RunFloe;
 
-const std::vector<std::string> kCleanEnv = {"FLOE_WAREHOUSE=", "FLOE_CATALOG=", "FLOE_LOG="};
+using testing::kCleanEnv;
 
 Status WriteParquet(const std::string& path, std::shared_ptr<const Schema> schema, std::vector<Array> columns,
                     parquet::WriterOptions options = {}) {

@@ -23,7 +23,7 @@ Array Int32s(const std::vector<std::optional<int32_t>>& values) {
   return builder.Finish().value();
 }
 
-Array Strings(const std::vector<std::optional<std::string>>& values, TypePtr type = DataType::Utf8()) {
+Array StringColumn(const std::vector<std::optional<std::string>>& values, TypePtr type = DataType::Utf8()) {
   BinaryBuilder builder(std::move(type));
   for (const auto& v : values) EXPECT_TRUE((v ? builder.Append(*v) : builder.AppendNull()).ok());
   return builder.Finish().value();
@@ -63,8 +63,8 @@ std::vector<Array> OneArrayOfEveryType() {
   arrays.push_back(Primitive<int64_t>(DataType::Time64(TimeUnit::kNano), {1}));
   arrays.push_back(Primitive<int64_t>(DataType::Timestamp(TimeUnit::kMicro), {-1, std::nullopt}));
   arrays.push_back(Primitive<int64_t>(DataType::Timestamp(TimeUnit::kNano, "UTC"), {1'700'000'000'000'000'000}));
-  arrays.push_back(Strings({"a", std::nullopt, "", "héllo"}));
-  arrays.push_back(Strings({std::string("\0\xff", 2), std::nullopt}, DataType::Binary()));
+  arrays.push_back(StringColumn({"a", std::nullopt, "", "héllo"}));
+  arrays.push_back(StringColumn({std::string("\0\xff", 2), std::nullopt}, DataType::Binary()));
   FixedSizeBinaryBuilder fixed(DataType::FixedSizeBinary(2).value());
   EXPECT_TRUE(fixed.Append("ab").ok());
   EXPECT_TRUE(fixed.AppendNull().ok());
@@ -150,7 +150,7 @@ TEST(ArrowCDataTest, ImportSharesTheExportedBuffers) {
 }
 
 TEST(ArrowCDataTest, ExportsTheLayoutTheSpecDescribes) {
-  Array strings = Strings({"ab", std::nullopt, "c"});
+  Array strings = StringColumn({"ab", std::nullopt, "c"});
   ArrowArray c;
   ExportArray(strings, &c);
   EXPECT_EQ(c.length, 3);
@@ -283,7 +283,7 @@ TEST(ArrowCDataTest, ExportedChildrenCanBeMovedOutAndReleasedSeparately) {
   {
     Schema schema({Field("a", DataType::Int32()), Field("b", DataType::Utf8())});
     RecordBatch batch =
-        RecordBatch::Make(std::make_shared<Schema>(schema), {Int32s({1, 2}), Strings({"x", "y"})}).value();
+        RecordBatch::Make(std::make_shared<Schema>(schema), {Int32s({1, 2}), StringColumn({"x", "y"})}).value();
     ArrowArray c_array;
     ArrowSchema c_schema;
     ExportRecordBatch(batch, &c_array, &c_schema);
@@ -331,7 +331,7 @@ RecordBatch SampleBatch(int32_t first) {
   auto schema = std::make_shared<Schema>(
       std::vector<Field>{Field("id", DataType::Int32(), false, {}, 1), Field("name", DataType::Utf8(), true, {}, 2)},
       KeyValueMetadata{{"k", "v"}});
-  return RecordBatch::Make(schema, {Int32s({first, first + 1, first + 2}), Strings({"a", std::nullopt, "c"})}).value();
+  return RecordBatch::Make(schema, {Int32s({first, first + 1, first + 2}), StringColumn({"a", std::nullopt, "c"})}).value();
 }
 
 TEST(ArrowCDataTest, RoundTripsRecordBatches) {

@@ -20,7 +20,7 @@ Array Column(TypePtr type, const std::vector<std::optional<T>>& values) {
   return builder.Finish().value();
 }
 
-Array Strings(const std::vector<std::optional<std::string>>& values, TypePtr type = DataType::Utf8()) {
+Array Utf8Column(const std::vector<std::optional<std::string>>& values, TypePtr type = DataType::Utf8()) {
   BinaryBuilder builder(std::move(type));
   for (const auto& v : values) EXPECT_TRUE((v ? builder.Append(*v) : builder.AppendNull()).ok());
   return builder.Finish().value();
@@ -45,7 +45,7 @@ RecordBatch Mixed() {
       {Field("id", DataType::Int64(), false), Field("name", DataType::Utf8()),
        Field("price", DataType::Decimal128(10, 2).value()), Field("score", DataType::Float64()),
        Field("day", DataType::Date32()), Field("at", DataType::Timestamp(TimeUnit::kMicro, "UTC"))},
-      {Column<int64_t>(DataType::Int64(), {1, 2, 3}), Strings({"alice", std::nullopt, "a,\"b\"\n"}),
+      {Column<int64_t>(DataType::Int64(), {1, 2, 3}), Utf8Column({"alice", std::nullopt, "a,\"b\"\n"}),
        Column<Decimal128Value>(DataType::Decimal128(10, 2).value(), {1250, -5, 0}),
        Column<double>(DataType::Float64(), {1.5, NAN, -INFINITY}),
        Column<int32_t>(DataType::Date32(), {0, -1, -719528}),
@@ -109,7 +109,7 @@ TEST(BatchPrinterTest, EmptyResultsKeepTheirFrame) {
 }
 
 TEST(BatchPrinterTest, TableTruncatesLongCellsAndHeaders) {
-  RecordBatch batch = Batch({Field("description", DataType::Utf8())}, {Strings({"abcdefgh", "héllo wörld", "short"})});
+  RecordBatch batch = Batch({Field("description", DataType::Utf8())}, {Utf8Column({"abcdefgh", "héllo wörld", "short"})});
   EXPECT_EQ(Print(batch, OutputFormat::kTable, 5),
             "+-------+\n"
             "| desc… |\n"
@@ -125,7 +125,7 @@ TEST(BatchPrinterTest, TableTruncatesLongCellsAndHeaders) {
 
 TEST(BatchPrinterTest, TableEscapesControlCharactersAndInvalidUtf8) {
   RecordBatch batch =
-      Batch({Field("s", DataType::Utf8())}, {Strings({"tab\there", "esc\x1b[31m", "bad\xff\xc3", "c1\xc2\x9b", "日本"})});
+      Batch({Field("s", DataType::Utf8())}, {Utf8Column({"tab\there", "esc\x1b[31m", "bad\xff\xc3", "c1\xc2\x9b", "日本"})});
   EXPECT_EQ(Print(batch, OutputFormat::kTable),
             "+-------------+\n"
             "| s           |\n"
@@ -141,7 +141,7 @@ TEST(BatchPrinterTest, TableEscapesControlCharactersAndInvalidUtf8) {
 
 TEST(BatchPrinterTest, JsonEscapesStringsAndReplacesInvalidUtf8) {
   RecordBatch batch = Batch({Field("s\"k", DataType::Utf8())},
-                            {Strings({std::string("q\"b\\s/\b\f\n\r\t\x01\x1f\x7f", 14), "é日本😀", "bad\xff",
+                            {Utf8Column({std::string("q\"b\\s/\b\f\n\r\t\x01\x1f\x7f", 14), "é日本😀", "bad\xff",
                                       "\xed\xa0\x80", "\xe2\x82", "\xf4\x90\x80\x80", "\xc0\xaf"})});
   EXPECT_EQ(Print(batch, OutputFormat::kJsonl),
             "{\"s\\\"k\":\"q\\\"b\\\\s/\\b\\f\\n\\r\\t\\u0001\\u001f\x7f\"}\n"
@@ -184,7 +184,7 @@ TEST(BatchPrinterTest, RendersEveryScalarType) {
        Field("t", DataType::Time64(TimeUnit::kMicro)), Field("tn", DataType::Time64(TimeUnit::kNano)),
        Field("ts", DataType::Timestamp(TimeUnit::kNano)), Field("ok", DataType::Bool()), Field("n", DataType::Null()),
        Field("i8", DataType::Int8()), Field("u64", DataType::UInt64()), Field("f32", DataType::Float32())},
-      {uuids.Finish().value(), fixed.Finish().value(), Strings({std::string("\x01\xab", 2)}, DataType::Binary()),
+      {uuids.Finish().value(), fixed.Finish().value(), Utf8Column({std::string("\x01\xab", 2)}, DataType::Binary()),
        Column<int64_t>(DataType::Time64(TimeUnit::kMicro), {45'296'000'001}),
        Column<int64_t>(DataType::Time64(TimeUnit::kNano), {86'399'999'999'999}),
        Column<int64_t>(DataType::Timestamp(TimeUnit::kNano), {-1}), bools.Finish().value(), nulls.Finish().value(),
@@ -282,7 +282,7 @@ TEST(BatchPrinterTest, RendersNestedValuesAsJson) {
 
 TEST(BatchPrinterTest, CsvTellsEmptyStringsFromNulls) {
   RecordBatch batch = Batch({Field("s", DataType::Utf8()), Field("t", DataType::Utf8())},
-                            {Strings({"", std::nullopt, "x\ry"}), Strings({std::nullopt, "", "plain"})});
+                            {Utf8Column({"", std::nullopt, "x\ry"}), Utf8Column({std::nullopt, "", "plain"})});
   EXPECT_EQ(Print(batch, OutputFormat::kCsv), "s,t\n\"\",\n,\"\"\n\"x\ry\",plain\n");
 }
 

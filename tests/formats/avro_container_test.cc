@@ -19,7 +19,7 @@ using testing::MustParse;
 using testing::ReadBytes;
 using testing::WriteFile;
 
-constexpr std::string_view kSchema = R"({"type":"record","name":"entry","fields":[
+constexpr std::string_view kEntrySchema = R"({"type":"record","name":"entry","fields":[
   {"name":"id","type":"long","field-id":1},
   {"name":"path","type":"string","field-id":2},
   {"name":"score","type":["null","double"],"default":null,"field-id":3},
@@ -43,7 +43,7 @@ class AvroCodecRoundTrip : public ::testing::TestWithParam<BlockCodec> {};
 
 TEST_P(AvroCodecRoundTrip, WritesAndReadsBackEveryRowWithMetadata) {
   auto io = NewMemoryFileIO();
-  auto schema = MustParse(kSchema);
+  auto schema = MustParse(kEntrySchema);
   ContainerWriterOptions options;
   options.codec = GetParam();
   options.block_size_bytes = 4096;  // many blocks
@@ -99,7 +99,7 @@ TEST(AvroContainerTest, WritesAnExactHeaderForAFixedSyncMarker) {
 
 TEST(AvroContainerTest, EmptyFileHasNoRows) {
   auto io = NewMemoryFileIO();
-  const std::string bytes = WriteFile(*io, "mem://t/e.avro", MustParse(kSchema), {});
+  const std::string bytes = WriteFile(*io, "mem://t/e.avro", MustParse(kEntrySchema), {});
   Result<std::vector<Datum>> rows = ReadBytes(bytes);
   ASSERT_TRUE(rows.ok()) << rows.status().ToString();
   EXPECT_TRUE(rows->empty());
@@ -109,7 +109,7 @@ TEST(AvroContainerTest, WriterRejectsRowsThatDoNotFitAndStaysUsable) {
   auto io = NewMemoryFileIO();
   auto out = io->OpenWrite("mem://t/w.avro");
   ASSERT_TRUE(out.ok());
-  auto writer = ContainerWriter::Open(std::move(out).value(), MustParse(kSchema));
+  auto writer = ContainerWriter::Open(std::move(out).value(), MustParse(kEntrySchema));
   ASSERT_TRUE(writer.ok());
   ASSERT_TRUE((*writer)->Append(Row(1)).ok());
   Status bad = (*writer)->Append(Datum::Record({Datum::String("not a long"), Datum::String("p"), Datum::Null(),
@@ -130,19 +130,19 @@ TEST(AvroContainerTest, WriterRejectsBadOptions) {
   auto io = NewMemoryFileIO();
   ContainerWriterOptions reserved;
   reserved.metadata = {{"avro.codec", "null"}};
-  EXPECT_TRUE(ContainerWriter::Open(*io->OpenWrite("mem://t/x"), MustParse(kSchema), reserved).status().IsInvalidArgument());
+  EXPECT_TRUE(ContainerWriter::Open(*io->OpenWrite("mem://t/x"), MustParse(kEntrySchema), reserved).status().IsInvalidArgument());
   ContainerWriterOptions level;
   level.codec = BlockCodec::kDeflate;
   level.level = 12;
-  EXPECT_TRUE(ContainerWriter::Open(*io->OpenWrite("mem://t/x"), MustParse(kSchema), level).status().IsInvalidArgument());
+  EXPECT_TRUE(ContainerWriter::Open(*io->OpenWrite("mem://t/x"), MustParse(kEntrySchema), level).status().IsInvalidArgument());
   ContainerWriterOptions snappy_level;
   snappy_level.codec = BlockCodec::kSnappy;
   snappy_level.level = 1;
   EXPECT_TRUE(
-      ContainerWriter::Open(*io->OpenWrite("mem://t/x"), MustParse(kSchema), snappy_level).status().IsInvalidArgument());
+      ContainerWriter::Open(*io->OpenWrite("mem://t/x"), MustParse(kEntrySchema), snappy_level).status().IsInvalidArgument());
   // A writer dropped without Close publishes nothing.
   {
-    auto w = ContainerWriter::Open(*io->OpenWrite("mem://t/dropped.avro"), MustParse(kSchema));
+    auto w = ContainerWriter::Open(*io->OpenWrite("mem://t/dropped.avro"), MustParse(kEntrySchema));
     ASSERT_TRUE(w.ok());
     ASSERT_TRUE((*w)->Append(Row(0)).ok());
   }
@@ -151,7 +151,7 @@ TEST(AvroContainerTest, WriterRejectsBadOptions) {
 
 TEST(AvroContainerTest, ReadsThroughAReaderSchemaByFieldId) {
   auto io = NewMemoryFileIO();
-  const std::string bytes = WriteFile(*io, "mem://t/r.avro", MustParse(kSchema), Rows(10));
+  const std::string bytes = WriteFile(*io, "mem://t/r.avro", MustParse(kEntrySchema), Rows(10));
   auto reader_schema = MustParse(R"({"type":"record","name":"x","fields":[
       {"name":"file_path","type":"string","field-id":2},
       {"name":"id","type":"long","field-id":1},
@@ -169,7 +169,7 @@ std::string SmallFile(BlockCodec codec, int rows = 50, int64_t block = 256) {
   ContainerWriterOptions options;
   options.codec = codec;
   options.block_size_bytes = block;
-  return WriteFile(*io, "mem://t/s.avro", MustParse(kSchema), Rows(rows), options);
+  return WriteFile(*io, "mem://t/s.avro", MustParse(kEntrySchema), Rows(rows), options);
 }
 
 TEST(AvroContainerTest, BadMagicIsCorrupt) {

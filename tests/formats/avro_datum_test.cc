@@ -10,6 +10,7 @@
 #include "floe/formats/avro/datum.h"
 #include "floe/formats/avro/resolved_reader.h"
 #include "floe/formats/avro/schema.h"
+#include "avro_test_util.h"
 
 namespace floe::avro {
 namespace {
@@ -18,11 +19,7 @@ std::span<const uint8_t> Bytes(const std::string& s) {
   return {reinterpret_cast<const uint8_t*>(s.data()), s.size()};
 }
 
-std::shared_ptr<const Schema> MustParse(std::string_view json) {
-  Result<std::shared_ptr<const Schema>> s = Schema::Parse(json);
-  EXPECT_TRUE(s.ok()) << s.status().ToString();
-  return *s;
-}
+using testing::MustParse;
 
 TEST(AvroBinaryTest, ZigZagVarintsMatchTheSpecExamples) {
   // spec: "Binary Encoding", the table of int and long values.

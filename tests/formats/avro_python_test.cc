@@ -22,7 +22,7 @@ constexpr const char* kPython = "/usr/bin/python3";
 
 std::string Script(const char* name) { return std::string(FLOE_SOURCE_DIR) + "/tests/formats/" + name; }
 
-constexpr std::string_view kSchema = R"({"type":"record","name":"manifest_entry","fields":[
+constexpr std::string_view kManifestEntrySchema = R"({"type":"record","name":"manifest_entry","fields":[
   {"name":"status","type":"int","field-id":0},
   {"name":"snapshot_id","type":["null","long"],"default":null,"field-id":1},
   {"name":"data_file","field-id":2,"type":{"type":"record","name":"r2","fields":[
@@ -65,7 +65,7 @@ TEST(AvroPythonTest, PythonReadsFloeFilesWithFieldIdsAndValues) {
     ContainerWriterOptions options;
     options.codec = codec;
     options.metadata = {{"format-version", "2"}, {"content", "data"}};
-    testing::WriteFile(*io, path, MustParse(kSchema), {Entry(0), Entry(1), Entry(2)}, options);
+    testing::WriteFile(*io, path, MustParse(kManifestEntrySchema), {Entry(0), Entry(1), Entry(2)}, options);
     const floe::testing::ProcessResult r = floe::testing::RunProcess({kPython, Script("avro_python_read.py"), path});
     ASSERT_EQ(r.exit_code, 0) << r.err;
     const std::string expected =

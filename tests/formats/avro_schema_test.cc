@@ -7,6 +7,7 @@
 #include <string>
 
 #include "floe/formats/avro/schema.h"
+#include "avro_test_util.h"
 
 namespace floe::avro {
 namespace {
@@ -18,11 +19,7 @@ std::string ReadText(const std::string& path) {
   return ss.str();
 }
 
-std::shared_ptr<const Schema> MustParse(std::string_view json) {
-  Result<std::shared_ptr<const Schema>> s = Schema::Parse(json);
-  EXPECT_TRUE(s.ok()) << s.status().ToString();
-  return s.ok() ? *s : nullptr;
-}
+using testing::MustParse;
 
 TEST(AvroSchemaTest, ParsesIcebergManifestEntrySchemaWithFieldIds) {
   const std::string json = ReadText(std::string(FLOE_SHARED_DIR) + "/fixtures/iceberg/rust-testdata/avro_schema_manifest_entry.json");

@@ -11,7 +11,7 @@ namespace floe::parquet::encoding {
 namespace {
 
 // Encodings.md: three 32-bit floats AA BB CC DD, 00 11 22 33, A3 B4 C5 D6.
-const std::vector<uint8_t> kSpecValues = {0xaa, 0xbb, 0xcc, 0xdd, 0x00, 0x11, 0x22, 0x33, 0xa3, 0xb4, 0xc5, 0xd6};
+const std::vector<uint8_t> kByteStreamSplitSpecValues = {0xaa, 0xbb, 0xcc, 0xdd, 0x00, 0x11, 0x22, 0x33, 0xa3, 0xb4, 0xc5, 0xd6};
 const std::vector<uint8_t> kSpecStreams = {0xaa, 0x00, 0xa3, 0xbb, 0x11, 0xb4, 0xcc, 0x22, 0xc5, 0xdd, 0x33, 0xd6};
 
 TEST(ByteStreamSplitTest, DecodesTheSpecExample) {
@@ -20,12 +20,12 @@ TEST(ByteStreamSplitTest, DecodesTheSpecExample) {
   EXPECT_EQ(decoder.num_values(), 3);
   float floats[3];
   ASSERT_TRUE(decoder.Decode(3, floats).ok());
-  EXPECT_EQ(std::memcmp(floats, kSpecValues.data(), 12), 0);
+  EXPECT_EQ(std::memcmp(floats, kByteStreamSplitSpecValues.data(), 12), 0);
 }
 
 TEST(ByteStreamSplitTest, EncodesTheSpecExampleByteForByte) {
   std::vector<uint8_t> out;
-  ASSERT_TRUE(EncodeByteStreamSplit(kSpecValues, 4, &out).ok());
+  ASSERT_TRUE(EncodeByteStreamSplit(kByteStreamSplitSpecValues, 4, &out).ok());
   EXPECT_EQ(out, kSpecStreams);
 }
 

@@ -16,7 +16,7 @@ using testing::ToStrings;
 // Encodings.md: "axis", "axle", "babble", "babyhood" is DeltaEncoding(0, 2, 0, 3)
 // (prefix lengths), DeltaEncoding(4, 2, 6, 5) (suffix lengths), then
 // "axislebabbleyhood".
-std::vector<uint8_t> SpecExample() {
+std::vector<uint8_t> DeltaByteArraySpecExample() {
   // Each stream: 128-value blocks of 4 miniblocks, 4 values, the first value,
   // min delta -2 (zigzag 3), bit widths 3, 0, 0, 0, then the 12-byte miniblock.
   // Prefix lengths 0, 2, 0, 3: deltas less the min delta are 4, 0, 5.
@@ -32,25 +32,25 @@ std::vector<uint8_t> SpecExample() {
   return bytes;
 }
 
-const std::vector<std::string> kSpecValues = {"axis", "axle", "babble", "babyhood"};
+const std::vector<std::string> kDeltaByteArraySpecValues = {"axis", "axle", "babble", "babyhood"};
 
 TEST(DeltaByteArrayTest, DecodesTheSpecExample) {
-  const std::vector<uint8_t> bytes = SpecExample();
+  const std::vector<uint8_t> bytes = DeltaByteArraySpecExample();
   DeltaByteArrayDecoder decoder;
   ASSERT_TRUE(decoder.Init(bytes).ok());
   const Result<ByteArrayBatch> batch = decoder.Decode(4);
   ASSERT_TRUE(batch.ok()) << batch.status().ToString();
-  EXPECT_EQ(ToStrings(*batch), kSpecValues);
+  EXPECT_EQ(ToStrings(*batch), kDeltaByteArraySpecValues);
 }
 
 TEST(DeltaByteArrayTest, EncodesTheSpecExampleByteForByte) {
   std::vector<uint8_t> out;
-  EncodeDeltaByteArray(OwnedByteArrays(kSpecValues).view(), &out);
-  EXPECT_EQ(out, SpecExample());
+  EncodeDeltaByteArray(OwnedByteArrays(kDeltaByteArraySpecValues).view(), &out);
+  EXPECT_EQ(out, DeltaByteArraySpecExample());
 }
 
 TEST(DeltaByteArrayTest, CarriesThePreviousValueAcrossBatchesAndSkips) {
-  const std::vector<uint8_t> bytes = SpecExample();
+  const std::vector<uint8_t> bytes = DeltaByteArraySpecExample();
   DeltaByteArrayDecoder decoder;
   ASSERT_TRUE(decoder.Init(bytes).ok());
   ASSERT_TRUE(decoder.Skip(1).ok());  // "axis" is kept as the prefix source
@@ -112,7 +112,7 @@ TEST(DeltaByteArrayTest, RoundTripsFixedLenByteArrays) {
 }
 
 TEST(DeltaByteArrayTest, RejectsFixedLenValuesOfTheWrongWidth) {
-  const std::vector<uint8_t> bytes = SpecExample();
+  const std::vector<uint8_t> bytes = DeltaByteArraySpecExample();
   DeltaByteArrayDecoder decoder;
   ASSERT_TRUE(decoder.Init(bytes).ok());
   uint8_t out[16];
@@ -185,7 +185,7 @@ TEST(DeltaByteArrayTest, BoundsExpansionByInt32OffsetsBeforeAllocating) {
 TEST(DeltaByteArrayTest, GarbageInputFailsCleanly) {
   std::mt19937_64 rng(83);
   for (int iteration = 0; iteration < 2000; ++iteration) {
-    std::vector<uint8_t> bytes = SpecExample();
+    std::vector<uint8_t> bytes = DeltaByteArraySpecExample();
     for (int flips = 0; flips < 3; ++flips) bytes[rng() % bytes.size()] = static_cast<uint8_t>(rng());
     bytes.resize(rng() % (bytes.size() + 1));
     DeltaByteArrayDecoder decoder;

@@ -15,7 +15,7 @@ using testing::ToStrings;
 
 // Encodings.md: "Hello", "World", "Foobar", "ABCDEF" is DeltaEncoding(5, 5, 6, 6)
 // then "HelloWorldFoobarABCDEF".
-std::vector<uint8_t> SpecExample() {
+std::vector<uint8_t> DeltaLengthSpecExample() {
   std::vector<uint8_t> bytes = {
       0x80, 0x01, 0x04, 0x04, 0x0a,  // 128-value blocks, 4 miniblocks, 4 values, first 5
       0x00,                          // min delta 0
@@ -27,26 +27,26 @@ std::vector<uint8_t> SpecExample() {
   return bytes;
 }
 
-const std::vector<std::string> kSpecValues = {"Hello", "World", "Foobar", "ABCDEF"};
+const std::vector<std::string> kDeltaLengthSpecValues = {"Hello", "World", "Foobar", "ABCDEF"};
 
 TEST(DeltaLengthByteArrayTest, DecodesTheSpecExample) {
-  const std::vector<uint8_t> bytes = SpecExample();
+  const std::vector<uint8_t> bytes = DeltaLengthSpecExample();
   DeltaLengthByteArrayDecoder decoder;
   ASSERT_TRUE(decoder.Init(bytes).ok());
   EXPECT_EQ(decoder.num_values(), 4);
   const Result<ByteArrayBatch> batch = decoder.Decode(4);
   ASSERT_TRUE(batch.ok()) << batch.status().ToString();
-  EXPECT_EQ(ToStrings(*batch), kSpecValues);
+  EXPECT_EQ(ToStrings(*batch), kDeltaLengthSpecValues);
 }
 
 TEST(DeltaLengthByteArrayTest, EncodesTheSpecExampleByteForByte) {
   std::vector<uint8_t> out;
-  EncodeDeltaLengthByteArray(OwnedByteArrays(kSpecValues).view(), &out);
-  EXPECT_EQ(out, SpecExample());
+  EncodeDeltaLengthByteArray(OwnedByteArrays(kDeltaLengthSpecValues).view(), &out);
+  EXPECT_EQ(out, DeltaLengthSpecExample());
 }
 
 TEST(DeltaLengthByteArrayTest, BatchesShareThePageBufferInsteadOfCopying) {
-  const Buffer page = Buffer::CopyOf(std::span<const uint8_t>(SpecExample()));
+  const Buffer page = Buffer::CopyOf(std::span<const uint8_t>(DeltaLengthSpecExample()));
   DeltaLengthByteArrayDecoder decoder;
   ASSERT_TRUE(decoder.Init(page).ok());
   const Result<ByteArrayBatch> first = decoder.Decode(1);
@@ -130,10 +130,10 @@ TEST(DeltaLengthByteArrayTest, RejectsMalformedLengthStreams) {
       empty.message(),
       "DELTA_LENGTH_BYTE_ARRAY lengths: DELTA_BINARY_PACKED: header block size is truncated or overflows 64 bits");
   // The lengths' last miniblock is cut: the data cannot be located.
-  std::vector<uint8_t> bytes = SpecExample();
+  std::vector<uint8_t> bytes = DeltaLengthSpecExample();
   bytes.resize(12);
   EXPECT_TRUE(decoder.Init(bytes).IsCorrupt());
-  const std::vector<uint8_t> whole = SpecExample();
+  const std::vector<uint8_t> whole = DeltaLengthSpecExample();
   ASSERT_TRUE(decoder.Init(whole).ok());
   EXPECT_TRUE(decoder.Decode(-1).status().IsInvalidArgument());
   EXPECT_TRUE(decoder.Decode(5).status().IsCorrupt());
@@ -154,7 +154,7 @@ TEST(DeltaLengthByteArrayTest, EmptyStreamRoundTrips) {
 TEST(DeltaLengthByteArrayTest, GarbageInputFailsCleanly) {
   std::mt19937_64 rng(71);
   for (int iteration = 0; iteration < 2000; ++iteration) {
-    std::vector<uint8_t> bytes = SpecExample();
+    std::vector<uint8_t> bytes = DeltaLengthSpecExample();
     for (int flips = 0; flips < 3; ++flips) bytes[rng() % bytes.size()] = static_cast<uint8_t>(rng());
     bytes.resize(rng() % (bytes.size() + 1));
     DeltaLengthByteArrayDecoder decoder;

@@ -28,7 +28,7 @@ namespace {
 
 using Op = ColumnPredicate::Op;
 
-SchemaElement Leaf(std::string name, Type type, std::optional<LogicalType> logical = std::nullopt,
+SchemaElement OptionalLeaf(std::string name, Type type, std::optional<LogicalType> logical = std::nullopt,
                    int32_t type_length = 0) {
   SchemaElement e;
   e.name = std::move(name);
@@ -45,17 +45,17 @@ std::vector<SchemaElement> EveryOrderKindSchema() {
   SchemaElement root;
   root.name = "schema";
   root.num_children = 8;
-  SchemaElement interval = Leaf("iv", Type::FIXED_LEN_BYTE_ARRAY, std::nullopt, 12);
+  SchemaElement interval = OptionalLeaf("iv", Type::FIXED_LEN_BYTE_ARRAY, std::nullopt, 12);
   interval.converted_type = ConvertedType::INTERVAL;
   return {root,
-          Leaf("i64", Type::INT64),
-          Leaf("f", Type::FLOAT),
-          Leaf("d", Type::DOUBLE),
-          Leaf("h", Type::FIXED_LEN_BYTE_ARRAY, Float16Type{}, 2),
-          Leaf("t96", Type::INT96),
-          Leaf("s", Type::BYTE_ARRAY, StringType{}),
+          OptionalLeaf("i64", Type::INT64),
+          OptionalLeaf("f", Type::FLOAT),
+          OptionalLeaf("d", Type::DOUBLE),
+          OptionalLeaf("h", Type::FIXED_LEN_BYTE_ARRAY, Float16Type{}, 2),
+          OptionalLeaf("t96", Type::INT96),
+          OptionalLeaf("s", Type::BYTE_ARRAY, StringType{}),
           interval,
-          Leaf("g", Type::BYTE_ARRAY, GeometryType{})};
+          OptionalLeaf("g", Type::BYTE_ARRAY, GeometryType{})};
 }
 
 std::vector<StatisticsOrder> OrdersOf(const std::optional<std::vector<ColumnOrder>>& column_orders) {

@@ -69,7 +69,7 @@ std::optional<std::string> UnshreddedBytes(const Array& var, int64_t i) {
   return std::string(metadata->GetString(i)) + std::string(value->GetString(i));
 }
 
-struct Case {
+struct ShreddingCase {
   int number = 0;
   std::string parquet_file;
   std::vector<std::optional<std::string>> variant_files;  // per row; nullopt: a null variant
@@ -79,12 +79,12 @@ struct Case {
   bool may_fail = false;
 };
 
-std::vector<Case> LoadCases(simdjson::dom::parser& parser) {
+std::vector<ShreddingCase> LoadCases(simdjson::dom::parser& parser) {
   simdjson::dom::array list;
   EXPECT_EQ(parser.load(CaseDir() + "/cases.json").get(list), simdjson::SUCCESS);
-  std::vector<Case> cases;
+  std::vector<ShreddingCase> cases;
   for (simdjson::dom::element item : list) {
-    Case c;
+    ShreddingCase c;
     c.number = static_cast<int>(item["case_number"].get_int64().value_unsafe());
     std::string_view text;
     if (item["parquet_file"].get(text) == simdjson::SUCCESS) c.parquet_file = text;
@@ -108,11 +108,11 @@ std::vector<Case> LoadCases(simdjson::dom::parser& parser) {
 
 TEST(ParquetShreddedVariantTest, EveryCaseRebuildsToItsExpectedVariant) {
   simdjson::dom::parser parser;
-  const std::vector<Case> cases = LoadCases(parser);
+  const std::vector<ShreddingCase> cases = LoadCases(parser);
   ASSERT_GE(cases.size(), 138u);
   std::set<std::string> used;  // every file of the folder a case names
   int values = 0, unshredded_rows = 0, null_rows = 0, error_cases = 0, refused_invalid = 0;
-  for (const Case& c : cases) {
+  for (const ShreddingCase& c : cases) {
     if (c.parquet_file.empty()) continue;  // a numbered case with no files (case 3)
     SCOPED_TRACE(c.parquet_file);
     used.insert(c.parquet_file);

@@ -30,7 +30,7 @@ using testing::MakeSchema;
 using testing::WriteFile;
 
 // The rows floe reads back, as JSON lines.
-std::string ReadBack(const std::string& path) {
+std::string ReadBackAsJsonLines(const std::string& path) {
   auto file = ParquetFileReader::Open(NewLocalFileIO(), path);
   EXPECT_TRUE(file.ok()) << file.status().ToString();
   if (!file.ok()) return "";
@@ -158,7 +158,7 @@ TEST(ParquetWriterFormsTest, RleBooleansReadBackInBothPageVersions) {
     // 3000 equal values: a few bytes of RLE runs instead of 375 bytes of bits.
     const ColumnMetaData& all_true = *written->metadata.row_groups[0].columns[2].meta_data;
     EXPECT_LT(all_true.total_uncompressed_size, 150);
-    EXPECT_EQ(ReadBack(path), Jsonl(batch)) << "page version " << version;
+    EXPECT_EQ(ReadBackAsJsonLines(path), Jsonl(batch)) << "page version " << version;
     ExpectDuckDbReads(path, batch, dir.path());
   }
 }
@@ -203,7 +203,7 @@ TEST(ParquetWriterFormsTest, Int96TimestampsAsSparkWritesThem) {
   EXPECT_NE(file.find(minus_one), std::string::npos);
 
   // floe reads INT96 back as microseconds (decision 0017), DuckDB as a timestamp.
-  EXPECT_EQ(ReadBack(path), Jsonl(batch));
+  EXPECT_EQ(ReadBackAsJsonLines(path), Jsonl(batch));
   ExpectDuckDbReads(path, batch, dir.path());
 }
 
@@ -237,7 +237,7 @@ TEST(ParquetWriterFormsTest, Float16RoundsToHalvesWithFloatingPointStatistics) {
     // -inf is the minimum; 70000 overflows to +inf, the maximum.
     EXPECT_EQ(st.min_value, std::string("\x00\xfc", 2));
     EXPECT_EQ(st.max_value, std::string("\x00\x7c", 2));
-    EXPECT_EQ(ReadBack(path), Jsonl(expected)) << EncodingName(encoding);
+    EXPECT_EQ(ReadBackAsJsonLines(path), Jsonl(expected)) << EncodingName(encoding);
     // DuckDB 1.5 reads BYTE_STREAM_SPLIT only for FLOAT and DOUBLE.
     if (encoding == Encoding::PLAIN) ExpectDuckDbReads(path, expected, dir.path());
   }

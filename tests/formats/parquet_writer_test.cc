@@ -34,7 +34,7 @@ void WriteText(const std::string& path, const std::string& text) {
 }
 
 // A file written with floe plus its expected rows as JSON lines, to compare in DuckDB.
-struct Case {
+struct WriterCase {
   std::string name;
   std::string parquet;
   std::string json;
@@ -44,7 +44,7 @@ struct Case {
 
 // Runs every case's comparison in one DuckDB process: each must report 0
 // mismatching rows and the right row count.
-void ExpectDuckDbReadsSameValues(const std::vector<Case>& cases) {
+void ExpectDuckDbReadsSameValues(const std::vector<WriterCase>& cases) {
   std::vector<std::string> sql;
   for (const auto& c : cases) {
     sql.push_back(testing::CompareSql(*c.schema, c.parquet, c.json));
@@ -121,9 +121,9 @@ std::vector<RecordBatch> RandomBatches(const std::shared_ptr<const Schema>& sche
   return out;
 }
 
-Case MakeCase(const floe::testing::TempDir& dir, const std::string& name, const std::shared_ptr<const Schema>& schema,
+WriterCase MakeCase(const floe::testing::TempDir& dir, const std::string& name, const std::shared_ptr<const Schema>& schema,
               const std::vector<RecordBatch>& batches, const WriterOptions& options) {
-  Case c{name, dir.Join(name + ".parquet"), dir.Join(name + ".jsonl"), schema, 0};
+  WriterCase c{name, dir.Join(name + ".parquet"), dir.Join(name + ".jsonl"), schema, 0};
   for (const auto& b : batches) c.rows += b.num_rows();
   auto written = WriteFile(c.parquet, schema, batches, options);
   EXPECT_TRUE(written.ok()) << name << ": " << written.status().ToString();
@@ -213,7 +213,7 @@ TEST(ParquetFileWriterTest, EveryTypeIsReadByDuckDbWithTheSameValues) {
   floe::testing::TempDir dir;
   auto schema = AllTypesSchema();
   auto batches = RandomBatches(schema, 3000, 700, 1);
-  std::vector<Case> cases;
+  std::vector<WriterCase> cases;
   cases.push_back(MakeCase(dir, "defaults", schema, batches, {}));
   // Sliced batches: every column then starts at a non-zero array offset.
   std::vector<RecordBatch> sliced;
@@ -231,7 +231,7 @@ TEST(ParquetFileWriterTest, CrossCheckFindsEveryChangedValue) {
   floe::testing::TempDir dir;
   auto schema = AllTypesSchema();
   auto batches = RandomBatches(schema, 60, 60, 5, 0.0);
-  Case c = MakeCase(dir, "control", schema, batches, {});
+  WriterCase c = MakeCase(dir, "control", schema, batches, {});
   std::vector<std::string> lines;
   const std::string all_lines = testing::JsonLines(batches);
   for (std::string_view l : Split(all_lines, '\n')) {
@@ -296,7 +296,7 @@ TEST(ParquetFileWriterTest, EveryOptionCombinationIsReadByDuckDb) {
   const compression::Codec codecs[] = {compression::Codec::kUncompressed, compression::Codec::kSnappy,
                                        compression::Codec::kZstd, compression::Codec::kGzip,
                                        compression::Codec::kLz4Raw, compression::Codec::kBrotli};
-  std::vector<Case> cases;
+  std::vector<WriterCase> cases;
   int n = 0;
   for (auto codec : codecs) {
     for (int version : {1, 2}) {
@@ -382,7 +382,7 @@ TEST(ParquetFileWriterTest, RandomSchemasDataAndOptionsReadBackInDuckDb) {
   };
   const compression::Codec codecs[] = {compression::Codec::kUncompressed, compression::Codec::kSnappy,
                                        compression::Codec::kZstd, compression::Codec::kLz4Raw};
-  std::vector<Case> cases;
+  std::vector<WriterCase> cases;
   for (int iteration = 0; iteration < 24; ++iteration) {
     std::vector<Field> fields = {Field("rid", DataType::Int64(), false)};
     const int n = 1 + static_cast<int>(rng() % 5);
@@ -545,7 +545,7 @@ TEST(ParquetFileWriterTest, DictionaryFallsBackToTheConfiguredEncoding) {
   o.dictionary_page_size_limit = 4096;
   o.page_rows = 300;
   o.columns["s"].encoding = Encoding::DELTA_BYTE_ARRAY;
-  Case c = MakeCase(dir, "fallback", schema, batches, o);
+  WriterCase c = MakeCase(dir, "fallback", schema, batches, o);
   auto md = DecodeFileMetaData(testing::FindFooter(ReadAll(c.parquet)).bytes);
   ASSERT_TRUE(md.ok());
   const ColumnMetaData& m = *md->row_groups[0].columns[1].meta_data;
@@ -586,7 +586,7 @@ TEST(ParquetFileWriterTest, DictionaryThatDoesNotPayOnTheFirstPageIsNotWritten) 
   WriterOptions o;
   o.page_rows = 1000;
   o.columns["rid"].encoding = Encoding::DELTA_BINARY_PACKED;
-  Case c = MakeCase(dir, "no_dictionary", schema, batches, o);
+  WriterCase c = MakeCase(dir, "no_dictionary", schema, batches, o);
   auto md = DecodeFileMetaData(testing::FindFooter(ReadAll(c.parquet)).bytes);
   ASSERT_TRUE(md.ok());
   ASSERT_EQ(md->row_groups.size(), 1u);

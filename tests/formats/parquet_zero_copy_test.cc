@@ -85,12 +85,12 @@ WriterOptions Plain(Codec codec, int version, int64_t page_rows) {
   return options;
 }
 
-struct Case {
+struct ZeroCopyCase {
   Codec codec;
   int version;
 };
 
-class ZeroCopyTest : public ::testing::TestWithParam<Case> {};
+class ZeroCopyTest : public ::testing::TestWithParam<ZeroCopyCase> {};
 
 TEST_P(ZeroCopyTest, BatchesHeldPastTheReaderKeepTheirValues) {
   const auto rows = Rows(5000);
@@ -217,10 +217,10 @@ TEST_P(ZeroCopyTest, LeafBatchesBorrowWithinAPageAndCopyAcrossPages) {
 }
 
 INSTANTIATE_TEST_SUITE_P(CodecsAndPageVersions, ZeroCopyTest,
-                         ::testing::Values(Case{Codec::kUncompressed, 1}, Case{Codec::kUncompressed, 2},
-                                           Case{Codec::kSnappy, 1}, Case{Codec::kSnappy, 2}, Case{Codec::kZstd, 1},
-                                           Case{Codec::kZstd, 2}, Case{Codec::kLz4Raw, 1}),
-                         [](const ::testing::TestParamInfo<Case>& info) {
+                         ::testing::Values(ZeroCopyCase{Codec::kUncompressed, 1}, ZeroCopyCase{Codec::kUncompressed, 2},
+                                           ZeroCopyCase{Codec::kSnappy, 1}, ZeroCopyCase{Codec::kSnappy, 2}, ZeroCopyCase{Codec::kZstd, 1},
+                                           ZeroCopyCase{Codec::kZstd, 2}, ZeroCopyCase{Codec::kLz4Raw, 1}),
+                         [](const ::testing::TestParamInfo<ZeroCopyCase>& info) {
                            return std::string(compression::CodecName(info.param.codec)) + "_v" +
                                   std::to_string(info.param.version);
                          });

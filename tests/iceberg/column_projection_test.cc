@@ -7,6 +7,7 @@
 #include "floe/columnar/batch_printer.h"
 #include "floe/columnar/builder.h"
 #include "floe/iceberg/schema.h"
+#include "schema_test_util.h"
 
 namespace floe::iceberg {
 namespace {
@@ -23,9 +24,7 @@ std::string Jsonl(const Array& array) {
   return out.str();
 }
 
-NestedField Field(int32_t id, std::string name, TypePtr type) {
-  return NestedField{id, std::move(name), std::move(type), false, {}, {}, {}};
-}
+using testing::Column;
 
 floe::TypePtr Columnar(const NestedField& field) { return ToColumnarType(*field.type).value(); }
 
@@ -49,11 +48,11 @@ Array FileStruct() {
 
 // The table's field: struct<renamed: long (id 2, promoted), added: string (id 3) default "d", added_null (id 4)>.
 NestedField TableStruct() {
-  NestedField renamed = Field(2, "renamed", Type::Long());
-  NestedField added = Field(3, "added", Type::String());
+  NestedField renamed = Column(2, "renamed", Type::Long());
+  NestedField added = Column(3, "added", Type::String());
   added.initial_default = R"("d")";
-  NestedField added_null = Field(4, "added_null", Type::Int());
-  return Field(1, "s", Type::Struct({renamed, added, added_null}));
+  NestedField added_null = Column(4, "added_null", Type::Int());
+  return Column(1, "s", Type::Struct({renamed, added, added_null}));
 }
 
 TEST(ColumnProjectionTest, StructFieldsAreMatchedByIdWidenedAndDefaulted) {
@@ -112,7 +111,7 @@ TEST(ColumnProjectionTest, ListsAndMapsTakeTheTablesChildTypes) {
   ASSERT_TRUE(lists.value_builder()->As<Int32Builder>()->Append(90).ok());
   ASSERT_TRUE(lists.AppendNull().ok());
   const Array file_list = lists.Finish().value();
-  const NestedField list_field = Field(4, "scores", Type::List(5, Type::Long(), false));
+  const NestedField list_field = Column(4, "scores", Type::List(5, Type::Long(), false));
   const ColumnProjection projection(false, nullptr, {});
   auto list = projection.Project(&file_list, list_field, Columnar(list_field), nullptr, 2);
   ASSERT_TRUE(list.ok()) << list.status().ToString();
@@ -126,7 +125,7 @@ TEST(ColumnProjectionTest, ListsAndMapsTakeTheTablesChildTypes) {
   ASSERT_TRUE(maps.key_builder()->As<StringBuilder>()->Append("height").ok());
   ASSERT_TRUE(maps.item_builder()->As<Int32Builder>()->Append(130).ok());
   const Array file_map = maps.Finish().value();
-  const NestedField map_field = Field(6, "attributes", Type::Map(7, Type::String(), 8, Type::Long(), false));
+  const NestedField map_field = Column(6, "attributes", Type::Map(7, Type::String(), 8, Type::Long(), false));
   auto map = projection.Project(&file_map, map_field, Columnar(map_field), nullptr, 1);
   ASSERT_TRUE(map.ok()) << map.status().ToString();
   EXPECT_TRUE(TypeEquals(map->type(), Columnar(map_field)));
@@ -136,14 +135,14 @@ TEST(ColumnProjectionTest, ListsAndMapsTakeTheTablesChildTypes) {
 
 TEST(ColumnProjectionTest, MissingFieldsReadAsPartitionValueThenDefaultThenNull) {
   const ColumnProjection projection(true, nullptr, {{11, Literal::Int(42)}, {5, std::nullopt}});
-  const NestedField partitioned = Field(11, "p", Type::Int());
+  const NestedField partitioned = Column(11, "p", Type::Int());
   auto p = projection.Project(nullptr, partitioned, Columnar(partitioned), nullptr, 2);
   ASSERT_TRUE(p.ok()) << p.status().ToString();
   EXPECT_EQ(Jsonl(*p), "{\"c\":42}\n{\"c\":42}\n");
-  const NestedField null_partition = Field(5, "q", Type::String());
+  const NestedField null_partition = Column(5, "q", Type::String());
   EXPECT_EQ(Jsonl(projection.Project(nullptr, null_partition, Columnar(null_partition), nullptr, 1).value()),
             "{\"c\":null}\n");
-  NestedField defaulted = Field(2, "d", Type::Decimal(9, 2).value());
+  NestedField defaulted = Column(2, "d", Type::Decimal(9, 2).value());
   defaulted.initial_default = R"("1.50")";
   EXPECT_EQ(Jsonl(projection.Project(nullptr, defaulted, Columnar(defaulted), nullptr, 1).value()), "{\"c\":1.50}\n");
   // A struct with the default {} is a struct of its fields' defaults.
@@ -153,7 +152,7 @@ TEST(ColumnProjectionTest, MissingFieldsReadAsPartitionValueThenDefaultThenNull)
             "{\"c\":{\"renamed\":null,\"added\":\"d\",\"added_null\":null}}\n");
   EXPECT_EQ(Jsonl(projection.Project(nullptr, TableStruct(), Columnar(TableStruct()), nullptr, 1).value()),
             "{\"c\":null}\n");
-  NestedField bad = Field(3, "bad", Type::Int());
+  NestedField bad = Column(3, "bad", Type::Int());
   bad.initial_default = R"("x")";
   auto refused = projection.Project(nullptr, bad, Columnar(bad), nullptr, 1);
   ASSERT_TRUE(refused.status().IsCorrupt()) << refused.status().ToString();
@@ -164,7 +163,7 @@ TEST(ColumnProjectionTest, ATypeThatCannotBeReadIsNamed) {
   Int32Builder ints;
   ASSERT_TRUE(ints.Append(1).ok());
   const Array file = ints.Finish().value();
-  const NestedField field = Field(1, "name", Type::String());
+  const NestedField field = Column(1, "name", Type::String());
   auto r = ColumnProjection(true, nullptr, {}).Project(&file, field, Columnar(field), nullptr, 1);
   ASSERT_TRUE(r.status().IsInvalidArgument()) << r.status().ToString();
   EXPECT_EQ(r.status().message(), "column 'name': the file's type int32 cannot be read as string");
@@ -172,8 +171,8 @@ TEST(ColumnProjectionTest, ATypeThatCannotBeReadIsNamed) {
 
 TEST(ColumnProjectionTest, IdentityPartitionValuesAreCastToTheSourceType) {
   // Field 1 was promoted from int to long after the file was written.
-  const Schema schema = Schema::Make(0, {Field(1, "a", Type::Long()), Field(2, "b", Type::Int()),
-                                         Field(3, "c", Type::Int())})
+  const Schema schema = Schema::Make(0, {Column(1, "a", Type::Long()), Column(2, "b", Type::Int()),
+                                         Column(3, "c", Type::Int())})
                             .value();
   PartitionSpec spec;
   spec.fields = {PartitionField{{1}, 1000, "a", Transform::Identity()},

@@ -7,6 +7,7 @@
 #include "floe/formats/parquet/file_reader.h"
 #include "floe/formats/parquet/record_batch_reader.h"
 #include "floe/iceberg/table_update.h"
+#include "schema_test_util.h"
 
 namespace floe::iceberg {
 namespace {
@@ -14,14 +15,7 @@ namespace {
 constexpr int64_t kMicrosPerDay = 86'400'000'000LL;
 constexpr int32_t kOct21 = 20747;
 
-NestedField Column(int32_t id, std::string name, TypePtr type, bool required = false) {
-  NestedField field;
-  field.field_id = id;
-  field.name = std::move(name);
-  field.type = std::move(type);
-  field.required = required;
-  return field;
-}
+using testing::Column;
 
 Schema OrdersSchema() {
   return Schema::Make(0, {Column(1, "order_id", Type::Long(), true), Column(2, "order_ts", Type::Timestamp()),

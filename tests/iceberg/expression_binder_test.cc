@@ -11,30 +11,30 @@ namespace {
 using expression_test::Column;
 using expression_test::Orders;
 
-Result<ExpressionPtr> BindText(std::string_view text, bool case_sensitive = true) {
+Result<ExpressionPtr> TryBind(std::string_view text, bool case_sensitive = true) {
   FLOE_ASSIGN_OR_RETURN(ExpressionPtr parsed, ParseExpression(text));
   return Bind(Orders(), parsed, case_sensitive);
 }
 
 std::string Bound(std::string_view text) {
-  Result<ExpressionPtr> e = BindText(text);
+  Result<ExpressionPtr> e = TryBind(text);
   return e.ok() ? ToString(**e) : "error: " + e.status().message();
 }
 
 TEST(ExpressionBinderTest, ResolvesColumnsAndCastsLiterals) {
-  Result<ExpressionPtr> e = BindText("n = 5");
+  Result<ExpressionPtr> e = TryBind("n = 5");
   ASSERT_TRUE(e.ok()) << e.status().ToString();
   EXPECT_TRUE((*e)->is_bound());
   EXPECT_EQ((*e)->field_id(), 6);
   EXPECT_EQ((*e)->type()->id(), TypeId::kInt);
   EXPECT_EQ((*e)->literal(), Literal::Int(5));
 
-  e = BindText("amount < 12.50");
+  e = TryBind("amount < 12.50");
   ASSERT_TRUE(e.ok()) << e.status().ToString();
   EXPECT_EQ((*e)->literal().decimal_value(), 1250);
   EXPECT_EQ((*e)->literal().type()->ToString(), "decimal(18,2)");
 
-  e = BindText("order_ts >= '2026-10-21T20:00:00' and day = '1969-12-31' and score > 1");
+  e = TryBind("order_ts >= '2026-10-21T20:00:00' and day = '1969-12-31' and score > 1");
   ASSERT_TRUE(e.ok()) << e.status().ToString();
   EXPECT_EQ(ToString(**e), "((order_ts >= 2026-10-21T20:00:00.000000+00:00 and day = 1969-12-31) and score > 1)");
   const Expression& ts = *(*e)->left()->left();
@@ -49,7 +49,7 @@ TEST(ExpressionBinderTest, ResolvesColumnsAndCastsLiterals) {
 }
 
 TEST(ExpressionBinderTest, NestedStructFieldsBindByDottedName) {
-  Result<ExpressionPtr> e = BindText("info.zip = '1000'");
+  Result<ExpressionPtr> e = TryBind("info.zip = '1000'");
   ASSERT_TRUE(e.ok()) << e.status().ToString();
   EXPECT_EQ((*e)->field_id(), 8);
   EXPECT_EQ((*e)->column(), "info.zip");
@@ -61,7 +61,7 @@ TEST(ExpressionBinderTest, NestedStructFieldsBindByDottedName) {
 
 TEST(ExpressionBinderTest, CaseInsensitiveBindingUsesTheSchemaName) {
   EXPECT_EQ(Bound("CITY = 'x'"), "error: cannot find column 'CITY' in schema");
-  Result<ExpressionPtr> e = BindText("CITY = 'x' and Info.Zip is null", false);
+  Result<ExpressionPtr> e = TryBind("CITY = 'x' and Info.Zip is null", false);
   ASSERT_TRUE(e.ok()) << e.status().ToString();
   EXPECT_EQ(ToString(**e), "(city = \"x\" and info.zip is null)");
 }
@@ -120,7 +120,7 @@ TEST(ExpressionBinderTest, InListsAreDeduplicatedAndSorted) {
 }
 
 TEST(ExpressionBinderTest, BoundExpressionsRebindByFieldId) {
-  Result<ExpressionPtr> bound = BindText("city = 'x' and n < 4");
+  Result<ExpressionPtr> bound = TryBind("city = 'x' and n < 4");
   ASSERT_TRUE(bound.ok());
   Schema renamed = Schema::Make(1, {Column(3, "town", Type::String()), Column(6, "count", Type::Long())}).value();
   Result<ExpressionPtr> rebound = Bind(renamed, *bound);

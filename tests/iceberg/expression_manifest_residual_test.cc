@@ -23,13 +23,7 @@ PartitionSpec Spec() {
   return spec;
 }
 
-ExpressionPtr BindText(std::string_view text) {
-  Result<ExpressionPtr> parsed = ParseExpression(text);
-  EXPECT_TRUE(parsed.ok()) << parsed.status().ToString();
-  Result<ExpressionPtr> bound = Bind(Orders(), *parsed);
-  EXPECT_TRUE(bound.ok()) << bound.status().ToString();
-  return bound.ok() ? *bound : AlwaysTrue();
-}
+using expression_test::BindText;
 
 PartitionFieldSummary Summary(bool nulls, std::optional<bool> nans, std::optional<Literal> lower,
                               std::optional<Literal> upper) {
@@ -53,72 +47,72 @@ ManifestFile November() {
   return m;
 }
 
-bool Might(std::string_view text, const ManifestFile& m = November()) {
+bool ManifestMightMatch(std::string_view text, const ManifestFile& m = November()) {
   Result<ManifestEvaluator> e = ManifestEvaluator::Make(Spec(), Orders(), BindText(text));
   EXPECT_TRUE(e.ok()) << e.status().ToString();
   return e.ok() && e->Eval(m);
 }
 
 TEST(ManifestEvaluatorTest, BoundsOfPartitionValuesPrune) {
-  EXPECT_TRUE(Might("city = 'Lisbon'"));
-  EXPECT_FALSE(Might("city = 'Porto'"));
-  EXPECT_FALSE(Might("city < 'Berlin'"));
-  EXPECT_TRUE(Might("city <= 'Berlin'"));
-  EXPECT_FALSE(Might("city > 'Madrid'"));
-  EXPECT_FALSE(Might("city in ('Aachen', 'Porto')"));
-  EXPECT_TRUE(Might("city in ('Aachen', 'Lisbon')"));
-  EXPECT_TRUE(Might("city starts with 'Li'"));
-  EXPECT_FALSE(Might("city starts with 'P'"));
-  EXPECT_TRUE(Might("city not starts with 'B'"));
-  EXPECT_TRUE(Might("city != 'Lisbon' and city not in ('Berlin')"));
-  EXPECT_FALSE(Might("city is null"));
-  EXPECT_FALSE(Might("order_ts >= '2017-12-01T00:00:00'"));
-  EXPECT_TRUE(Might("order_ts >= '2017-11-30T23:00:00'"));
-  EXPECT_FALSE(Might("order_ts < '2017-11-01T00:00:00'"));
-  EXPECT_TRUE(Might("score is nan"));
-  EXPECT_TRUE(Might("score is not nan"));
-  EXPECT_FALSE(Might("score > 2"));
-  EXPECT_TRUE(Might("score > 2 or city = 'Lisbon'"));
-  EXPECT_FALSE(Might("score > 2 and city = 'Lisbon'"));
-  EXPECT_TRUE(Might("n = 5"));  // not a partition source
+  EXPECT_TRUE(ManifestMightMatch("city = 'Lisbon'"));
+  EXPECT_FALSE(ManifestMightMatch("city = 'Porto'"));
+  EXPECT_FALSE(ManifestMightMatch("city < 'Berlin'"));
+  EXPECT_TRUE(ManifestMightMatch("city <= 'Berlin'"));
+  EXPECT_FALSE(ManifestMightMatch("city > 'Madrid'"));
+  EXPECT_FALSE(ManifestMightMatch("city in ('Aachen', 'Porto')"));
+  EXPECT_TRUE(ManifestMightMatch("city in ('Aachen', 'Lisbon')"));
+  EXPECT_TRUE(ManifestMightMatch("city starts with 'Li'"));
+  EXPECT_FALSE(ManifestMightMatch("city starts with 'P'"));
+  EXPECT_TRUE(ManifestMightMatch("city not starts with 'B'"));
+  EXPECT_TRUE(ManifestMightMatch("city != 'Lisbon' and city not in ('Berlin')"));
+  EXPECT_FALSE(ManifestMightMatch("city is null"));
+  EXPECT_FALSE(ManifestMightMatch("order_ts >= '2017-12-01T00:00:00'"));
+  EXPECT_TRUE(ManifestMightMatch("order_ts >= '2017-11-30T23:00:00'"));
+  EXPECT_FALSE(ManifestMightMatch("order_ts < '2017-11-01T00:00:00'"));
+  EXPECT_TRUE(ManifestMightMatch("score is nan"));
+  EXPECT_TRUE(ManifestMightMatch("score is not nan"));
+  EXPECT_FALSE(ManifestMightMatch("score > 2"));
+  EXPECT_TRUE(ManifestMightMatch("score > 2 or city = 'Lisbon'"));
+  EXPECT_FALSE(ManifestMightMatch("score > 2 and city = 'Lisbon'"));
+  EXPECT_TRUE(ManifestMightMatch("n = 5"));  // not a partition source
   std::string many = "city in ('a0'";
   for (int i = 1; i < 201; ++i) many += ", 'a" + std::to_string(i) + "'";
-  EXPECT_TRUE(Might(many + ")"));
+  EXPECT_TRUE(ManifestMightMatch(many + ")"));
 }
 
 TEST(ManifestEvaluatorTest, AllNullAndAllNaNSummaries) {
   ManifestFile m = November();
   m.partitions[0] = Summary(true, std::nullopt, std::nullopt, std::nullopt);
   m.partitions[2] = Summary(false, true, std::nullopt, std::nullopt);
-  EXPECT_FALSE(Might("city is not null", m));
-  EXPECT_FALSE(Might("city = 'x'", m));
-  EXPECT_FALSE(Might("city starts with 'x'", m));
-  EXPECT_TRUE(Might("city is null", m));
-  EXPECT_TRUE(Might("city not starts with 'x'", m));
-  EXPECT_FALSE(Might("score is not nan", m));
-  EXPECT_FALSE(Might("score = 1 or score < 5", m));
-  EXPECT_TRUE(Might("score is nan", m));
-  EXPECT_FALSE(Might("score is null", m));
+  EXPECT_FALSE(ManifestMightMatch("city is not null", m));
+  EXPECT_FALSE(ManifestMightMatch("city = 'x'", m));
+  EXPECT_FALSE(ManifestMightMatch("city starts with 'x'", m));
+  EXPECT_TRUE(ManifestMightMatch("city is null", m));
+  EXPECT_TRUE(ManifestMightMatch("city not starts with 'x'", m));
+  EXPECT_FALSE(ManifestMightMatch("score is not nan", m));
+  EXPECT_FALSE(ManifestMightMatch("score = 1 or score < 5", m));
+  EXPECT_TRUE(ManifestMightMatch("score is nan", m));
+  EXPECT_FALSE(ManifestMightMatch("score is null", m));
   // A float summary of nulls that does not rule out NaN.
   m.partitions[2] = Summary(true, std::nullopt, std::nullopt, std::nullopt);
-  EXPECT_TRUE(Might("score is not null", m));
+  EXPECT_TRUE(ManifestMightMatch("score is not null", m));
   m.partitions[2] = Summary(true, false, std::nullopt, std::nullopt);
-  EXPECT_FALSE(Might("score is not null", m));
-  EXPECT_FALSE(Might("score is nan", m));
+  EXPECT_FALSE(ManifestMightMatch("score is not null", m));
+  EXPECT_FALSE(ManifestMightMatch("score is nan", m));
 }
 
 TEST(ManifestEvaluatorTest, MissingOrUnreadableSummariesMightMatch) {
   ManifestFile m = November();
   m.partitions[0] = Summary(false, std::nullopt, std::nullopt, std::nullopt);  // no nulls, no bounds: unknown
-  EXPECT_TRUE(Might("city = 'x'", m));
+  EXPECT_TRUE(ManifestMightMatch("city = 'x'", m));
   m.partitions[0].lower_bound = "";
   m.partitions[1].lower_bound = "xy";  // not a date
-  EXPECT_TRUE(Might("order_ts < '2000-01-01T00:00:00'", m));
+  EXPECT_TRUE(ManifestMightMatch("order_ts < '2000-01-01T00:00:00'", m));
   m.partitions.resize(1);
-  EXPECT_TRUE(Might("score > 100", m));
+  EXPECT_TRUE(ManifestMightMatch("score > 100", m));
   m.partitions.clear();
-  EXPECT_TRUE(Might("city = 'Porto'", m));
-  EXPECT_FALSE(Might("false", m));
+  EXPECT_TRUE(ManifestMightMatch("city = 'Porto'", m));
+  EXPECT_FALSE(ManifestMightMatch("false", m));
   PartitionSpec bad = Spec();
   bad.fields[0].source_ids = {99};
   EXPECT_TRUE(ManifestEvaluator::Make(bad, Orders(), BindText("city = 'x'")).status().IsInvalidArgument());

@@ -6,13 +6,12 @@
 
 #include "floe/iceberg/expression/binder.h"
 #include "floe/iceberg/expression/parser.h"
+#include "schema_test_util.h"
 
 namespace floe::iceberg {
 namespace {
 
-NestedField Column(int32_t id, std::string name, TypePtr type, bool required = false) {
-  return NestedField{id, std::move(name), std::move(type), required, {}, {}, {}};
-}
+using testing::Column;
 
 // After Java's TestInclusiveMetricsEvaluator: one column per situation.
 Schema MetricsSchema() {
@@ -72,7 +71,7 @@ DataFile File() {
   return f;
 }
 
-ExpressionPtr BindText(std::string_view text) {
+ExpressionPtr BindToMetricsSchema(std::string_view text) {
   Result<ExpressionPtr> parsed = ParseExpression(text);
   EXPECT_TRUE(parsed.ok()) << parsed.status().ToString();
   Result<ExpressionPtr> bound = Bind(MetricsSchema(), *parsed);
@@ -80,107 +79,107 @@ ExpressionPtr BindText(std::string_view text) {
   return bound.ok() ? *bound : AlwaysTrue();
 }
 
-bool Might(std::string_view text, const DataFile& file = File()) {
-  return InclusiveMetricsMightMatch(MetricsSchema(), BindText(text), file);
+bool FileMightMatch(std::string_view text, const DataFile& file = File()) {
+  return InclusiveMetricsMightMatch(MetricsSchema(), BindToMetricsSchema(text), file);
 }
 
 bool All(std::string_view text, const DataFile& file = File()) {
-  return StrictMetricsAllMatch(MetricsSchema(), BindText(text), file);
+  return StrictMetricsAllMatch(MetricsSchema(), BindToMetricsSchema(text), file);
 }
 
 TEST(InclusiveMetricsTest, IntegerBoundsExcludeEachComparison) {
-  EXPECT_FALSE(Might("id < 30"));
-  EXPECT_TRUE(Might("id < 31"));
-  EXPECT_FALSE(Might("id <= 29"));
-  EXPECT_TRUE(Might("id <= 30"));
-  EXPECT_FALSE(Might("id > 79"));
-  EXPECT_TRUE(Might("id > 78"));
-  EXPECT_FALSE(Might("id >= 80"));
-  EXPECT_TRUE(Might("id >= 79"));
-  EXPECT_FALSE(Might("id = 5"));
-  EXPECT_TRUE(Might("id = 30"));
-  EXPECT_FALSE(Might("id = 80"));
-  EXPECT_TRUE(Might("id != 30"));  // bounds need not be values
-  EXPECT_FALSE(Might("id in (5, 6, 80)"));
-  EXPECT_TRUE(Might("id in (5, 31)"));
-  EXPECT_TRUE(Might("id not in (30, 31)"));
-  EXPECT_FALSE(Might("not id >= 5"));  // NOT is rewritten: id < 5
-  EXPECT_TRUE(Might("id < 5 or id = 40"));
-  EXPECT_FALSE(Might("id < 5 and id = 40"));
+  EXPECT_FALSE(FileMightMatch("id < 30"));
+  EXPECT_TRUE(FileMightMatch("id < 31"));
+  EXPECT_FALSE(FileMightMatch("id <= 29"));
+  EXPECT_TRUE(FileMightMatch("id <= 30"));
+  EXPECT_FALSE(FileMightMatch("id > 79"));
+  EXPECT_TRUE(FileMightMatch("id > 78"));
+  EXPECT_FALSE(FileMightMatch("id >= 80"));
+  EXPECT_TRUE(FileMightMatch("id >= 79"));
+  EXPECT_FALSE(FileMightMatch("id = 5"));
+  EXPECT_TRUE(FileMightMatch("id = 30"));
+  EXPECT_FALSE(FileMightMatch("id = 80"));
+  EXPECT_TRUE(FileMightMatch("id != 30"));  // bounds need not be values
+  EXPECT_FALSE(FileMightMatch("id in (5, 6, 80)"));
+  EXPECT_TRUE(FileMightMatch("id in (5, 31)"));
+  EXPECT_TRUE(FileMightMatch("id not in (30, 31)"));
+  EXPECT_FALSE(FileMightMatch("not id >= 5"));  // NOT is rewritten: id < 5
+  EXPECT_TRUE(FileMightMatch("id < 5 or id = 40"));
+  EXPECT_FALSE(FileMightMatch("id < 5 and id = 40"));
   std::string many = "id in (0";
   for (int i = 1; i < 300; ++i) many += ", " + std::to_string(i * 1000);
-  EXPECT_TRUE(Might(many + ")"));  // beyond 200 values the bounds are not consulted
+  EXPECT_TRUE(FileMightMatch(many + ")"));  // beyond 200 values the bounds are not consulted
 }
 
 TEST(InclusiveMetricsTest, NullCountsDecideNullTests) {
-  EXPECT_FALSE(Might("all_nulls is not null"));
-  EXPECT_TRUE(Might("all_nulls is null"));
-  EXPECT_FALSE(Might("no_nulls is null"));
-  EXPECT_TRUE(Might("some_nulls is null and some_nulls is not null"));
-  EXPECT_FALSE(Might("all_nulls < 'a'"));
-  EXPECT_FALSE(Might("all_nulls = 'a'"));
-  EXPECT_FALSE(Might("all_nulls in ('a', 'b')"));
-  EXPECT_FALSE(Might("all_nulls starts with 'a'"));
-  EXPECT_FALSE(Might("all_nulls not starts with 'a'"));  // unknown on every row
+  EXPECT_FALSE(FileMightMatch("all_nulls is not null"));
+  EXPECT_TRUE(FileMightMatch("all_nulls is null"));
+  EXPECT_FALSE(FileMightMatch("no_nulls is null"));
+  EXPECT_TRUE(FileMightMatch("some_nulls is null and some_nulls is not null"));
+  EXPECT_FALSE(FileMightMatch("all_nulls < 'a'"));
+  EXPECT_FALSE(FileMightMatch("all_nulls = 'a'"));
+  EXPECT_FALSE(FileMightMatch("all_nulls in ('a', 'b')"));
+  EXPECT_FALSE(FileMightMatch("all_nulls starts with 'a'"));
+  EXPECT_FALSE(FileMightMatch("all_nulls not starts with 'a'"));  // unknown on every row
 }
 
 TEST(InclusiveMetricsTest, MissingStatisticsMightMatch) {
-  EXPECT_TRUE(Might("no_stats < 0 and no_stats is null and no_stats is not null and no_stats in (1, 2)"));
+  EXPECT_TRUE(FileMightMatch("no_stats < 0 and no_stats is null and no_stats is not null and no_stats in (1, 2)"));
   DataFile bare;
   bare.record_count = 10;
-  EXPECT_TRUE(Might("id < 0 and all_nulls is not null", bare));
+  EXPECT_TRUE(FileMightMatch("id < 0 and all_nulls is not null", bare));
   DataFile empty = File();
   empty.record_count = 0;
-  EXPECT_FALSE(Might("id > 0", empty));
-  EXPECT_FALSE(Might("true", empty));
+  EXPECT_FALSE(FileMightMatch("id > 0", empty));
+  EXPECT_FALSE(FileMightMatch("true", empty));
   DataFile unknown = File();
   unknown.record_count = -1;
-  EXPECT_TRUE(Might("id < 0", unknown));
+  EXPECT_TRUE(FileMightMatch("id < 0", unknown));
   DataFile corrupt = File();
   corrupt.lower_bounds[1] = "x";  // not 4 bytes: ignored, not trusted
-  EXPECT_TRUE(Might("id < 0", corrupt));
+  EXPECT_TRUE(FileMightMatch("id < 0", corrupt));
 }
 
 TEST(InclusiveMetricsTest, NaNCountsAndUnreliableNaNBounds) {
-  EXPECT_FALSE(Might("no_nans is nan"));
-  EXPECT_TRUE(Might("some_nans is nan"));
-  EXPECT_FALSE(Might("all_nans is not nan"));
-  EXPECT_TRUE(Might("some_nans is not nan"));
-  EXPECT_FALSE(Might("all_nans < 1 or all_nans > 1 or all_nans = 1 or all_nans in (1, 2)"));
-  EXPECT_TRUE(Might("all_nans != 1"));
-  EXPECT_FALSE(Might("null_floats is nan"));  // only nulls, so no NaN either
-  EXPECT_FALSE(Might("some_nans < 2"));
-  EXPECT_TRUE(Might("some_nans <= 2"));
-  EXPECT_TRUE(Might("nan_bounds < -1000 and nan_bounds > 1000 and nan_bounds = 3"));
-  EXPECT_TRUE(Might("no_nan_count is nan"));
+  EXPECT_FALSE(FileMightMatch("no_nans is nan"));
+  EXPECT_TRUE(FileMightMatch("some_nans is nan"));
+  EXPECT_FALSE(FileMightMatch("all_nans is not nan"));
+  EXPECT_TRUE(FileMightMatch("some_nans is not nan"));
+  EXPECT_FALSE(FileMightMatch("all_nans < 1 or all_nans > 1 or all_nans = 1 or all_nans in (1, 2)"));
+  EXPECT_TRUE(FileMightMatch("all_nans != 1"));
+  EXPECT_FALSE(FileMightMatch("null_floats is nan"));  // only nulls, so no NaN either
+  EXPECT_FALSE(FileMightMatch("some_nans < 2"));
+  EXPECT_TRUE(FileMightMatch("some_nans <= 2"));
+  EXPECT_TRUE(FileMightMatch("nan_bounds < -1000 and nan_bounds > 1000 and nan_bounds = 3"));
+  EXPECT_TRUE(FileMightMatch("no_nan_count is nan"));
 }
 
 TEST(InclusiveMetricsTest, StartsWithOnTruncatedBounds) {
-  EXPECT_TRUE(Might("trunc starts with 'ab'"));
-  EXPECT_TRUE(Might("trunc starts with 'abc'"));
-  EXPECT_TRUE(Might("trunc starts with 'abcdef'"));
-  EXPECT_TRUE(Might("trunc starts with 'abd'"));
-  EXPECT_FALSE(Might("trunc starts with 'abe'"));
-  EXPECT_FALSE(Might("trunc starts with 'aa'"));
-  EXPECT_FALSE(Might("trunc starts with 'b'"));
-  EXPECT_FALSE(Might("no_nulls not starts with 'ab'"));  // both bounds start with it
-  EXPECT_TRUE(Might("no_nulls not starts with 'abc'"));
-  EXPECT_TRUE(Might("no_nulls not starts with 'abcdef'"));
-  EXPECT_TRUE(Might("some_nulls not starts with 'b'"));
+  EXPECT_TRUE(FileMightMatch("trunc starts with 'ab'"));
+  EXPECT_TRUE(FileMightMatch("trunc starts with 'abc'"));
+  EXPECT_TRUE(FileMightMatch("trunc starts with 'abcdef'"));
+  EXPECT_TRUE(FileMightMatch("trunc starts with 'abd'"));
+  EXPECT_FALSE(FileMightMatch("trunc starts with 'abe'"));
+  EXPECT_FALSE(FileMightMatch("trunc starts with 'aa'"));
+  EXPECT_FALSE(FileMightMatch("trunc starts with 'b'"));
+  EXPECT_FALSE(FileMightMatch("no_nulls not starts with 'ab'"));  // both bounds start with it
+  EXPECT_TRUE(FileMightMatch("no_nulls not starts with 'abc'"));
+  EXPECT_TRUE(FileMightMatch("no_nulls not starts with 'abcdef'"));
+  EXPECT_TRUE(FileMightMatch("some_nulls not starts with 'b'"));
 }
 
 TEST(InclusiveMetricsTest, BoundsFromBeforeATypePromotionAndSignedZeros) {
-  EXPECT_FALSE(Might("wide < 100"));
-  EXPECT_TRUE(Might("wide = 150"));
-  EXPECT_FALSE(Might("wide > 200"));
-  EXPECT_FALSE(Might("moment < '1970-01-02T00:00:00'"));
-  EXPECT_TRUE(Might("moment = '1970-01-02T00:00:00'"));
-  EXPECT_FALSE(Might("moment > '1970-01-03T00:00:00'"));
+  EXPECT_FALSE(FileMightMatch("wide < 100"));
+  EXPECT_TRUE(FileMightMatch("wide = 150"));
+  EXPECT_FALSE(FileMightMatch("wide > 200"));
+  EXPECT_FALSE(FileMightMatch("moment < '1970-01-02T00:00:00'"));
+  EXPECT_TRUE(FileMightMatch("moment = '1970-01-02T00:00:00'"));
+  EXPECT_FALSE(FileMightMatch("moment > '1970-01-03T00:00:00'"));
   // Bounds [0.0, -0.0] (as a total-order writer records a file of zeros):
   // -0 = 0, so both = 0 and = -0 may match.
-  EXPECT_TRUE(Might("zero = 0"));
-  EXPECT_TRUE(Might("zero = '-0.0'"));
-  EXPECT_FALSE(Might("zero > 0"));
+  EXPECT_TRUE(FileMightMatch("zero = 0"));
+  EXPECT_TRUE(FileMightMatch("zero = '-0.0'"));
+  EXPECT_FALSE(FileMightMatch("zero > 0"));
 }
 
 TEST(StrictMetricsTest, IntegerBoundsProveEachComparison) {

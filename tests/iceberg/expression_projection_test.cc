@@ -22,13 +22,7 @@ PartitionSpec SpecOf(int32_t source, Transform transform, std::string name = "p"
   return spec;
 }
 
-ExpressionPtr BindText(std::string_view text) {
-  Result<ExpressionPtr> parsed = ParseExpression(text);
-  EXPECT_TRUE(parsed.ok()) << parsed.status().ToString();
-  Result<ExpressionPtr> bound = Bind(Orders(), *parsed);
-  EXPECT_TRUE(bound.ok()) << text << ": " << bound.status().ToString();
-  return bound.ok() ? *bound : AlwaysTrue();
-}
+using expression_test::BindText;
 
 std::string Inclusive(const PartitionSpec& spec, std::string_view text) {
   Result<ExpressionPtr> p = ProjectInclusive(spec, Orders(), BindText(text));

@@ -3,13 +3,18 @@
 
 #pragma once
 
+#include <gtest/gtest.h>
+
+#include <string_view>
+
+#include "floe/iceberg/expression/binder.h"
+#include "floe/iceberg/expression/parser.h"
 #include "floe/iceberg/schema.h"
+#include "schema_test_util.h"
 
 namespace floe::iceberg::expression_test {
 
-inline NestedField Column(int32_t id, std::string name, TypePtr type, bool required = false) {
-  return NestedField{id, std::move(name), std::move(type), required, {}, {}, {}};
-}
+using testing::Column;
 
 inline Schema Orders() {
   return Schema::Make(
@@ -30,6 +35,17 @@ inline Schema Orders() {
                  Column(18, "price", Type::Decimal(9, 2).value()),
                  Column(19, "bin", Type::Binary())})
       .value();
+}
+
+// `text` parsed and bound to Orders(); a failure fails the test and gives
+// AlwaysTrue().
+inline ExpressionPtr BindText(std::string_view text) {
+  Result<ExpressionPtr> parsed = ParseExpression(text);
+  EXPECT_TRUE(parsed.ok()) << parsed.status().ToString();
+  if (!parsed.ok()) return AlwaysTrue();
+  Result<ExpressionPtr> bound = Bind(Orders(), *parsed);
+  EXPECT_TRUE(bound.ok()) << text << ": " << bound.status().ToString();
+  return bound.ok() ? *bound : AlwaysTrue();
 }
 
 }  // namespace floe::iceberg::expression_test

@@ -12,8 +12,8 @@
 namespace floe::iceberg {
 namespace {
 
-const char* kPath = "mem://wh/t/metadata/snap-1.avro";
-constexpr int64_t kSnapshot = 9000000000000000001;
+const char* kManifestListPath = "mem://wh/t/metadata/snap-1.avro";
+constexpr int64_t kListSnapshotId = 9000000000000000001;
 
 ManifestFile Manifest(std::string name, ManifestContent content = ManifestContent::kData) {
   ManifestFile m;
@@ -23,7 +23,7 @@ ManifestFile Manifest(std::string name, ManifestContent content = ManifestConten
   m.content = content;
   m.sequence_number = ManifestFile::kUnassignedSequenceNumber;
   m.min_sequence_number = ManifestFile::kUnassignedSequenceNumber;
-  m.added_snapshot_id = kSnapshot;
+  m.added_snapshot_id = kListSnapshotId;
   m.added_files_count = 2;
   m.existing_files_count = 1;
   m.deleted_files_count = 0;
@@ -48,8 +48,8 @@ ManifestFile Carried() {
   return m;
 }
 
-std::unique_ptr<ManifestListWriter> MustOpen(FileIO& io, int version, std::optional<int64_t> first_row_id = 1000) {
-  auto w = ManifestListWriter::Open(io, kPath, version, kSnapshot, 17, 8, version >= 3 ? first_row_id : std::nullopt);
+std::unique_ptr<ManifestListWriter> MustOpenListWriter(FileIO& io, int version, std::optional<int64_t> first_row_id = 1000) {
+  auto w = ManifestListWriter::Open(io, kManifestListPath, version, kListSnapshotId, 17, 8, version >= 3 ? first_row_id : std::nullopt);
   EXPECT_TRUE(w.ok()) << w.status().ToString();
   return w.ok() ? std::move(w).value() : nullptr;
 }
@@ -59,7 +59,7 @@ class ManifestListRoundTripTest : public ::testing::TestWithParam<int> {};
 TEST_P(ManifestListRoundTripTest, AssignsSequenceNumbersAndRowIdsAndReadsBack) {
   const int v = GetParam();
   auto io = NewMemoryFileIO();
-  auto w = MustOpen(*io, v);
+  auto w = MustOpenListWriter(*io, v);
   ASSERT_NE(w, nullptr);
   auto a = w->Add(Manifest("new-m0.avro"));
   ASSERT_TRUE(a.ok()) << a.status().ToString();
@@ -97,7 +97,7 @@ TEST_P(ManifestListRoundTripTest, AssignsSequenceNumbersAndRowIdsAndReadsBack) {
     EXPECT_FALSE(w->next_row_id().has_value());
   }
 
-  auto read = ReadManifestList(*io, kPath);
+  auto read = ReadManifestList(*io, kManifestListPath);
   ASSERT_TRUE(read.ok()) << read.status().ToString();
   std::vector<ManifestFile> expected = {*a, *b};
   if (deletes) expected.push_back(*deletes);
@@ -123,9 +123,9 @@ TEST_P(ManifestListRoundTripTest, AssignsSequenceNumbersAndRowIdsAndReadsBack) {
 TEST_P(ManifestListRoundTripTest, MetadataNamesTheSnapshot) {
   const int v = GetParam();
   auto io = NewMemoryFileIO();
-  auto w = MustOpen(*io, v);
+  auto w = MustOpenListWriter(*io, v);
   ASSERT_TRUE(w->Close().ok());
-  auto r = avro::ContainerReader::Open(*io, kPath);
+  auto r = avro::ContainerReader::Open(*io, kManifestListPath);
   ASSERT_TRUE(r.ok());
   EXPECT_EQ(*(*r)->FindMetadata("snapshot-id"), "9000000000000000001");
   EXPECT_EQ(*(*r)->FindMetadata("parent-snapshot-id"), "17");
@@ -141,11 +141,11 @@ TEST_P(ManifestListRoundTripTest, MetadataNamesTheSnapshot) {
     EXPECT_EQ((*r)->FindMetadata("first-row-id"), nullptr);
   }
   EXPECT_EQ((*r)->writer_schema()->root().name(), "manifest_file");
-  auto no_parent = ManifestListWriter::Open(*io, kPath, v, kSnapshot, std::nullopt, 1, 0);
+  auto no_parent = ManifestListWriter::Open(*io, kManifestListPath, v, kListSnapshotId, std::nullopt, 1, 0);
   ASSERT_TRUE(no_parent.ok());
   ASSERT_TRUE((*no_parent)->Close().ok());
-  EXPECT_EQ(*avro::ContainerReader::Open(*io, kPath).value()->FindMetadata("parent-snapshot-id"), "null");
-  EXPECT_TRUE(ReadManifestList(*io, kPath).value().empty());
+  EXPECT_EQ(*avro::ContainerReader::Open(*io, kManifestListPath).value()->FindMetadata("parent-snapshot-id"), "null");
+  EXPECT_TRUE(ReadManifestList(*io, kManifestListPath).value().empty());
 }
 
 INSTANTIATE_TEST_SUITE_P(Versions, ManifestListRoundTripTest, ::testing::Values(1, 2, 3),
@@ -153,13 +153,13 @@ INSTANTIATE_TEST_SUITE_P(Versions, ManifestListRoundTripTest, ::testing::Values(
 
 TEST(ManifestListTest, V1KeepsMissingCounts) {
   auto io = NewMemoryFileIO();
-  auto w = MustOpen(*io, 1);
+  auto w = MustOpenListWriter(*io, 1);
   ManifestFile m = Manifest("m.avro");
   m.added_files_count.reset();
   m.deleted_rows_count.reset();
   ASSERT_TRUE(w->Add(m).ok());
   ASSERT_TRUE(w->Close().ok());
-  auto read = ReadManifestList(*io, kPath);
+  auto read = ReadManifestList(*io, kManifestListPath);
   ASSERT_TRUE(read.ok());
   ASSERT_EQ(read->size(), 1u);
   EXPECT_FALSE((*read)[0].added_files_count.has_value());
@@ -169,7 +169,7 @@ TEST(ManifestListTest, V1KeepsMissingCounts) {
 
 TEST(ManifestListTest, WriterRefusesRowsTheListCannotCarry) {
   auto io = NewMemoryFileIO();
-  auto w = MustOpen(*io, 2);
+  auto w = MustOpenListWriter(*io, 2);
   ManifestFile foreign = Manifest("f.avro");
   foreign.added_snapshot_id = 5;  // unassigned, but another snapshot's
   Result<ManifestFile> r = w->Add(foreign);
@@ -185,24 +185,24 @@ TEST(ManifestListTest, WriterRefusesRowsTheListCannotCarry) {
   EXPECT_TRUE(w->Add(negative).status().IsInvalidArgument());
   EXPECT_EQ(w->manifests_written(), 0);
 
-  auto v1 = MustOpen(*io, 1);
+  auto v1 = MustOpenListWriter(*io, 1);
   EXPECT_TRUE(v1->Add(Manifest("d.avro", ManifestContent::kDeletes)).status().IsInvalidArgument());
-  auto v3 = MustOpen(*io, 3);
+  auto v3 = MustOpenListWriter(*io, 3);
   ManifestFile d = Manifest("d.avro", ManifestContent::kDeletes);
   d.first_row_id = 3;
   EXPECT_TRUE(v3->Add(d).status().IsInvalidArgument());
   EXPECT_TRUE(
-      ManifestListWriter::Open(*io, kPath, 3, kSnapshot, std::nullopt, 1, std::nullopt).status().IsInvalidArgument());
-  EXPECT_TRUE(ManifestListWriter::Open(*io, kPath, 0, kSnapshot, std::nullopt, 1).status().IsInvalidArgument());
-  EXPECT_TRUE(ManifestListWriter::Open(*io, kPath, 2, kSnapshot, std::nullopt, -4).status().IsInvalidArgument());
+      ManifestListWriter::Open(*io, kManifestListPath, 3, kListSnapshotId, std::nullopt, 1, std::nullopt).status().IsInvalidArgument());
+  EXPECT_TRUE(ManifestListWriter::Open(*io, kManifestListPath, 0, kListSnapshotId, std::nullopt, 1).status().IsInvalidArgument());
+  EXPECT_TRUE(ManifestListWriter::Open(*io, kManifestListPath, 2, kListSnapshotId, std::nullopt, -4).status().IsInvalidArgument());
 }
 
 TEST(ManifestListTest, AbortPublishesNothing) {
   auto io = NewMemoryFileIO();
-  auto w = MustOpen(*io, 2);
+  auto w = MustOpenListWriter(*io, 2);
   ASSERT_TRUE(w->Add(Manifest("m.avro")).ok());
   w->Abort();
-  EXPECT_FALSE(io->Exists(kPath).value());
+  EXPECT_FALSE(io->Exists(kManifestListPath).value());
   EXPECT_TRUE(w->Close().IsInvalidArgument());
 }
 
@@ -213,7 +213,7 @@ void WriteRaw(FileIO& io, std::string_view schema_json, const std::vector<avro::
   ASSERT_TRUE(schema.ok()) << schema.status().ToString();
   avro::ContainerWriterOptions options;
   options.metadata = {{"format-version", version}};
-  auto w = avro::ContainerWriter::Open(io.OpenWrite(kPath).value(), *schema, options);
+  auto w = avro::ContainerWriter::Open(io.OpenWrite(kManifestListPath).value(), *schema, options);
   ASSERT_TRUE(w.ok());
   for (const auto& row : rows) ASSERT_TRUE((*w)->Append(row).ok()) << row.ToString();
   ASSERT_TRUE((*w)->Close().ok());
@@ -232,25 +232,25 @@ TEST(ManifestListTest, ReaderNamesTheRowAndFieldOfBadValues) {
     return Datum::Record({Datum::String("m.avro"), Datum::Long(length), Datum::Int(0), Datum::Int(content), snapshot});
   };
   WriteRaw(*io, kSmall, {row(10, 0, Datum::Long(1)), row(-10, 0, Datum::Long(1))}, "1");
-  EXPECT_EQ(ReadManifestList(*io, kPath).status().message(),
+  EXPECT_EQ(ReadManifestList(*io, kManifestListPath).status().message(),
             "manifest list 'mem://wh/t/metadata/snap-1.avro': manifest 1: field 'manifest_length' is -10");
   WriteRaw(*io, kSmall, {row(10, 2, Datum::Long(1))}, "1");
-  EXPECT_EQ(ReadManifestList(*io, kPath).status().message(),
+  EXPECT_EQ(ReadManifestList(*io, kManifestListPath).status().message(),
             "manifest list 'mem://wh/t/metadata/snap-1.avro': manifest 0: field 'content' is 2, not 0 (data) or 1 "
             "(deletes)");
   WriteRaw(*io, kSmall, {row(10, 0, Datum::Null())}, "1");
   EXPECT_EQ(
-      ReadManifestList(*io, kPath).status().message(),
+      ReadManifestList(*io, kManifestListPath).status().message(),
       "manifest list 'mem://wh/t/metadata/snap-1.avro': manifest 0: field 'added_snapshot_id' is missing or null");
   // The same file declared v2 lacks the sequence numbers v2 requires.
   WriteRaw(*io, kSmall, {row(10, 0, Datum::Long(1))}, "2");
-  EXPECT_EQ(ReadManifestList(*io, kPath).status().message(),
+  EXPECT_EQ(ReadManifestList(*io, kManifestListPath).status().message(),
             "manifest list 'mem://wh/t/metadata/snap-1.avro': manifest 0: field 'sequence_number' is missing or null");
   WriteRaw(*io, kSmall, {}, "7");
-  EXPECT_TRUE(ReadManifestList(*io, kPath).status().IsUnsupported());
+  EXPECT_TRUE(ReadManifestList(*io, kManifestListPath).status().IsUnsupported());
   WriteRaw(*io, R"({"type":"record","name":"x","fields":[{"name":"manifest_path","type":"long","field-id":500}]})",
            {Datum::Record({Datum::Long(1)})}, "1");
-  EXPECT_TRUE(ReadManifestList(*io, kPath).status().IsCorrupt());
+  EXPECT_TRUE(ReadManifestList(*io, kManifestListPath).status().IsCorrupt());
   EXPECT_TRUE(ReadManifestList(*io, "mem://wh/none.avro").status().IsNotFound());
 }
 

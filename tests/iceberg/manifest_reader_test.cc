@@ -22,7 +22,7 @@ using testing::Col;
 using testing::Entry;
 using testing::MustRead;
 
-const char* kPath = "mem://t/metadata/raw.avro";
+const char* kRawManifestPath = "mem://t/metadata/raw.avro";
 
 Schema TwoColumns() { return Schema::Make(0, {Col(1, "id", Type::Long(), true), Col(2, "p", Type::Int())}).value(); }
 
@@ -61,7 +61,7 @@ Datum Row(int32_t status, Datum snapshot_id, Datum seq, Datum file_seq, int64_t 
 
 void WriteRaw(FileIO& io, std::shared_ptr<const avro::Schema> schema, const std::vector<Datum>& rows,
               std::vector<std::pair<std::string, std::string>> metadata = Metadata()) {
-  auto out = io.OpenWrite(kPath);
+  auto out = io.OpenWrite(kRawManifestPath);
   ASSERT_TRUE(out.ok());
   avro::ContainerWriterOptions options;
   options.metadata = std::move(metadata);
@@ -77,7 +77,7 @@ std::shared_ptr<const avro::Schema> SpecSchema(int version = 2) {
 
 ManifestFile Listed(int64_t seq, int64_t added_snapshot_id = 42) {
   ManifestFile m;
-  m.manifest_path = kPath;
+  m.manifest_path = kRawManifestPath;
   m.sequence_number = seq;
   m.added_snapshot_id = added_snapshot_id;
   return m;
@@ -130,7 +130,7 @@ TEST(ManifestReaderTest, InheritsSnapshotIdAndSequenceNumbersAsTheSpecSays) {
 
 TEST(ManifestReaderTest, FirstRowIdsInheritInFileOrderForDataFilesOnly) {
   auto io = NewMemoryFileIO();
-  auto w = ManifestWriter::Open(*io, kPath, 3, IdentityP(), TwoColumns(), 42, ManifestContent::kData);
+  auto w = ManifestWriter::Open(*io, kRawManifestPath, 3, IdentityP(), TwoColumns(), 42, ManifestContent::kData);
   ASSERT_TRUE(w.ok()) << w.status().ToString();
   auto file = [](int64_t records, std::optional<int64_t> first_row_id) {
     DataFile f;
@@ -163,7 +163,7 @@ TEST(ManifestReaderTest, FirstRowIdsInheritInFileOrderForDataFilesOnly) {
 
 TEST(ManifestReaderTest, SkippingStatsLeavesTheMapsEmptyAndTheRestEqual) {
   auto io = NewMemoryFileIO();
-  auto w = ManifestWriter::Open(*io, kPath, 2, testing::WideSpec(), testing::WideSchema(), 42, ManifestContent::kData);
+  auto w = ManifestWriter::Open(*io, kRawManifestPath, 2, testing::WideSpec(), testing::WideSchema(), 42, ManifestContent::kData);
   ASSERT_TRUE(w.ok());
   for (int i = 0; i < 3; ++i)
     ASSERT_TRUE((*w)->Add(Entry(testing::FullDataFile(i, 2, testing::WidePartition(i), 2))).ok());
@@ -311,13 +311,13 @@ TEST(ManifestReaderTest, BadMetadataIsCorruptOrUnsupported) {
 
 TEST(ManifestReaderTest, DamagedBytesNeverCrash) {
   auto io = NewMemoryFileIO();
-  auto w = ManifestWriter::Open(*io, kPath, 3, testing::WideSpec(), testing::WideSchema(), 42, ManifestContent::kData,
+  auto w = ManifestWriter::Open(*io, kRawManifestPath, 3, testing::WideSpec(), testing::WideSchema(), 42, ManifestContent::kData,
                                 ManifestWriteOptions{avro::BlockCodec::kNull, std::nullopt, 64 * 1024, {}});
   ASSERT_TRUE(w.ok());
   for (int i = 0; i < 3; ++i)
     ASSERT_TRUE((*w)->Add(Entry(testing::FullDataFile(i, 2, testing::WidePartition(i), 3))).ok());
   ASSERT_TRUE((*w)->Close().ok());
-  const std::string good(io->ReadAll(kPath)->view());
+  const std::string good(io->ReadAll(kRawManifestPath)->view());
   int errors = 0;
   uint32_t seed = 12345;
   for (size_t round = 0; round < 600; ++round) {
@@ -329,7 +329,7 @@ TEST(ManifestReaderTest, DamagedBytesNeverCrash) {
     } else {
       bad[at] = static_cast<char>(bad[at] ^ (1 + (seed >> 16) % 255));
     }
-    ASSERT_TRUE(io->WriteAll(kPath, bad).ok());
+    ASSERT_TRUE(io->WriteAll(kRawManifestPath, bad).ok());
     ManifestFile m = Listed(1);
     for (bool stats : {true, false}) {
       ManifestReaderOptions options;

@@ -25,13 +25,13 @@ using testing::WidePartition;
 using testing::WideSchema;
 using testing::WideSpec;
 
-constexpr int64_t kSnapshot = 7700000000000000077;
-const char* kPath = "mem://wh/t/metadata/m0.avro";
+constexpr int64_t kWriterSnapshotId = 7700000000000000077;
+const char* kManifestPath = "mem://wh/t/metadata/m0.avro";
 
-std::unique_ptr<ManifestWriter> MustOpen(FileIO& io, int version, const PartitionSpec& spec = WideSpec(),
+std::unique_ptr<ManifestWriter> MustOpenManifestWriter(FileIO& io, int version, const PartitionSpec& spec = WideSpec(),
                                          ManifestContent content = ManifestContent::kData,
                                          const ManifestWriteOptions& options = {}) {
-  auto w = ManifestWriter::Open(io, kPath, version, spec, WideSchema(), kSnapshot, content, options);
+  auto w = ManifestWriter::Open(io, kManifestPath, version, spec, WideSchema(), kWriterSnapshotId, content, options);
   EXPECT_TRUE(w.ok()) << w.status().ToString();
   return w.ok() ? std::move(w).value() : nullptr;
 }
@@ -43,7 +43,7 @@ class ManifestRoundTripTest : public ::testing::TestWithParam<int> {};
 TEST_P(ManifestRoundTripTest, DataManifestKeepsEveryFieldAndSummarisesIt) {
   const int v = GetParam();
   auto io = NewMemoryFileIO();
-  auto w = MustOpen(*io, v);
+  auto w = MustOpenManifestWriter(*io, v);
   ASSERT_NE(w, nullptr);
   const int32_t spec_id = WideSpec().spec_id;
   std::vector<DataFile> files;
@@ -58,11 +58,11 @@ TEST_P(ManifestRoundTripTest, DataManifestKeepsEveryFieldAndSummarisesIt) {
   ASSERT_TRUE(closed.ok()) << closed.status().ToString();
   const ManifestFile& m = *closed;
 
-  EXPECT_EQ(m.manifest_path, kPath);
-  EXPECT_EQ(m.manifest_length, io->Stat(kPath)->size);
+  EXPECT_EQ(m.manifest_path, kManifestPath);
+  EXPECT_EQ(m.manifest_length, io->Stat(kManifestPath)->size);
   EXPECT_EQ(m.partition_spec_id, 2);
   EXPECT_EQ(m.content, ManifestContent::kData);
-  EXPECT_EQ(m.added_snapshot_id, kSnapshot);
+  EXPECT_EQ(m.added_snapshot_id, kWriterSnapshotId);
   EXPECT_EQ(m.added_files_count, 2);
   EXPECT_EQ(m.existing_files_count, 1);
   EXPECT_EQ(m.deleted_files_count, 1);
@@ -106,11 +106,11 @@ TEST_P(ManifestRoundTripTest, DataManifestKeepsEveryFieldAndSummarisesIt) {
     EXPECT_EQ(entries[i].data_file, files[i]);
   }
   EXPECT_EQ(entries[0].status, ManifestEntryStatus::kAdded);
-  EXPECT_EQ(entries[0].snapshot_id, kSnapshot);
+  EXPECT_EQ(entries[0].snapshot_id, kWriterSnapshotId);
   EXPECT_EQ(entries[2].status, ManifestEntryStatus::kExisting);
   EXPECT_EQ(entries[2].snapshot_id, 55);
   EXPECT_EQ(entries[3].status, ManifestEntryStatus::kDeleted);
-  EXPECT_EQ(entries[3].snapshot_id, kSnapshot);  // the snapshot that deleted it
+  EXPECT_EQ(entries[3].snapshot_id, kWriterSnapshotId);  // the snapshot that deleted it
   if (v == 1) {
     for (const ManifestEntry& e : entries) {
       EXPECT_EQ(e.sequence_number, 0);
@@ -134,10 +134,10 @@ TEST_P(ManifestRoundTripTest, DataManifestKeepsEveryFieldAndSummarisesIt) {
 TEST_P(ManifestRoundTripTest, MetadataNamesSchemaSpecVersionAndContent) {
   const int v = GetParam();
   auto io = NewMemoryFileIO();
-  auto w = MustOpen(*io, v);
+  auto w = MustOpenManifestWriter(*io, v);
   ASSERT_NE(w, nullptr);
   ASSERT_TRUE(w->Close().ok());
-  auto r = avro::ContainerReader::Open(*io, kPath);
+  auto r = avro::ContainerReader::Open(*io, kManifestPath);
   ASSERT_TRUE(r.ok()) << r.status().ToString();
   const avro::ContainerReader& c = **r;
   EXPECT_EQ(c.codec(), avro::BlockCodec::kDeflate);
@@ -161,7 +161,7 @@ TEST_P(ManifestRoundTripTest, UnpartitionedManifest) {
   const int v = GetParam();
   auto io = NewMemoryFileIO();
   PartitionSpec unpartitioned;
-  auto w = MustOpen(*io, v, unpartitioned);
+  auto w = MustOpenManifestWriter(*io, v, unpartitioned);
   ASSERT_NE(w, nullptr);
   DataFile f = FullDataFile(0, 0, {}, v);
   ASSERT_TRUE(w->Add(Entry(f)).ok());
@@ -188,7 +188,7 @@ class DeleteManifestRoundTripTest : public ::testing::TestWithParam<int> {};
 TEST_P(DeleteManifestRoundTripTest, EqualityAndPositionDeletesKeepTheirFields) {
   const int v = GetParam();
   auto io = NewMemoryFileIO();
-  auto w = MustOpen(*io, v, WideSpec(), ManifestContent::kDeletes);
+  auto w = MustOpenManifestWriter(*io, v, WideSpec(), ManifestContent::kDeletes);
   ASSERT_NE(w, nullptr);
   const DataFile eq = FullDataFile(0, 2, WidePartition(0), v, DataFileContent::kEqualityDeletes);
   const DataFile pos = FullDataFile(1, 2, WidePartition(1), v, DataFileContent::kPositionDeletes);
@@ -231,7 +231,7 @@ TEST(ManifestWriterTest, EveryCodecRoundTrips) {
     ManifestWriteOptions options;
     options.codec = codec;
     options.block_size_bytes = 512;  // several blocks
-    auto w = MustOpen(*io, 2, WideSpec(), ManifestContent::kData, options);
+    auto w = MustOpenManifestWriter(*io, 2, WideSpec(), ManifestContent::kData, options);
     ASSERT_NE(w, nullptr);
     std::vector<DataFile> files;
     for (int i = 0; i < 50; ++i) {
@@ -248,7 +248,7 @@ TEST(ManifestWriterTest, EveryCodecRoundTrips) {
 
 TEST(ManifestWriterTest, RefusesEntriesThatDoNotFitTheManifest) {
   auto io = NewMemoryFileIO();
-  auto w2 = MustOpen(*io, 2);
+  auto w2 = MustOpenManifestWriter(*io, 2);
   ASSERT_NE(w2, nullptr);
   DataFile good = FullDataFile(0, 2, WidePartition(0), 2);
 
@@ -288,13 +288,13 @@ TEST(ManifestWriterTest, RefusesEntriesThatDoNotFitTheManifest) {
   ASSERT_TRUE(m.ok());
   EXPECT_EQ(MustRead(*io, *m).size(), 1u);
 
-  auto w1 = MustOpen(*io, 1);
+  auto w1 = MustOpenManifestWriter(*io, 1);
   ASSERT_NE(w1, nullptr);
   DataFile eq_ids = FullDataFile(0, 2, WidePartition(0), 1);
   eq_ids.equality_ids = {1};
   EXPECT_NE(w1->Add(Entry(eq_ids)).message().find("equality_ids need format version 2"), std::string::npos);
 
-  auto d3 = MustOpen(*io, 3, WideSpec(), ManifestContent::kDeletes);
+  auto d3 = MustOpenManifestWriter(*io, 3, WideSpec(), ManifestContent::kDeletes);
   ASSERT_NE(d3, nullptr);
   DataFile dv = FullDataFile(0, 2, WidePartition(0), 3, DataFileContent::kPositionDeletes);
   dv.content_offset.reset();
@@ -306,53 +306,53 @@ TEST(ManifestWriterTest, RefusesEntriesThatDoNotFitTheManifest) {
 
 TEST(ManifestWriterTest, RefusesBadManifests) {
   auto io = NewMemoryFileIO();
-  auto v4 = ManifestWriter::Open(*io, kPath, 4, WideSpec(), WideSchema(), 1, ManifestContent::kData);
+  auto v4 = ManifestWriter::Open(*io, kManifestPath, 4, WideSpec(), WideSchema(), 1, ManifestContent::kData);
   EXPECT_TRUE(v4.status().IsInvalidArgument());
-  auto v1_deletes = ManifestWriter::Open(*io, kPath, 1, WideSpec(), WideSchema(), 1, ManifestContent::kDeletes);
+  auto v1_deletes = ManifestWriter::Open(*io, kManifestPath, 1, WideSpec(), WideSchema(), 1, ManifestContent::kDeletes);
   EXPECT_EQ(v1_deletes.status().message(), "manifest 'mem://wh/t/metadata/m0.avro': v1 manifests hold data files only");
   PartitionSpec unknown;
   unknown.fields = {PartitionField{{1}, 1000, "z", Transform::Parse("zorder").value()}};
-  auto u = ManifestWriter::Open(*io, kPath, 2, unknown, WideSchema(), 1, ManifestContent::kData);
+  auto u = ManifestWriter::Open(*io, kManifestPath, 2, unknown, WideSchema(), 1, ManifestContent::kData);
   EXPECT_EQ(u.status().message(),
             "manifest 'mem://wh/t/metadata/m0.avro': partition field 'z' has the unknown transform 'zorder'");
   PartitionSpec missing_source;
   missing_source.fields = {PartitionField{{99}, 1000, "gone", Transform::Identity()}};
-  EXPECT_TRUE(ManifestWriter::Open(*io, kPath, 2, missing_source, WideSchema(), 1, ManifestContent::kData)
+  EXPECT_TRUE(ManifestWriter::Open(*io, kManifestPath, 2, missing_source, WideSchema(), 1, ManifestContent::kData)
                   .status()
                   .IsInvalidArgument());
-  EXPECT_FALSE(io->Exists(kPath).value());
+  EXPECT_FALSE(io->Exists(kManifestPath).value());
 }
 
 TEST(ManifestWriterTest, AbortOrDestroyWithoutClosePublishesNothing) {
   auto io = NewMemoryFileIO();
   {
-    auto w = MustOpen(*io, 2);
+    auto w = MustOpenManifestWriter(*io, 2);
     ASSERT_TRUE(w->Add(Entry(FullDataFile(0, 2, WidePartition(0), 2))).ok());
   }
-  EXPECT_FALSE(io->Exists(kPath).value());
-  auto w = MustOpen(*io, 2);
+  EXPECT_FALSE(io->Exists(kManifestPath).value());
+  auto w = MustOpenManifestWriter(*io, 2);
   ASSERT_TRUE(w->Add(Entry(FullDataFile(0, 2, WidePartition(0), 2))).ok());
   w->Abort();
   w->Abort();
-  EXPECT_FALSE(io->Exists(kPath).value());
+  EXPECT_FALSE(io->Exists(kManifestPath).value());
   EXPECT_TRUE(w->Add(Entry(FullDataFile(0, 2, WidePartition(0), 2))).IsInvalidArgument());
   EXPECT_TRUE(w->Close().status().IsInvalidArgument());
 
-  auto closed = MustOpen(*io, 2);
+  auto closed = MustOpenManifestWriter(*io, 2);
   ASSERT_TRUE(closed->Close().ok());
   EXPECT_TRUE(closed->Close().status().IsInvalidArgument());
-  EXPECT_TRUE(io->Exists(kPath).value());
+  EXPECT_TRUE(io->Exists(kManifestPath).value());
 }
 
 TEST(ManifestWriterTest, PutIfAbsentRefusesAnExistingName) {
   auto io = NewMemoryFileIO();
-  ASSERT_TRUE(io->WriteAll(kPath, "taken").ok());
+  ASSERT_TRUE(io->WriteAll(kManifestPath, "taken").ok());
   ManifestWriteOptions options;
   options.write.if_absent = true;
-  auto w = MustOpen(*io, 2, WideSpec(), ManifestContent::kData, options);
+  auto w = MustOpenManifestWriter(*io, 2, WideSpec(), ManifestContent::kData, options);
   ASSERT_NE(w, nullptr);
   EXPECT_TRUE(w->Close().status().IsAlreadyExists());
-  EXPECT_EQ(io->ReadAll(kPath)->view(), "taken");
+  EXPECT_EQ(io->ReadAll(kManifestPath)->view(), "taken");
 }
 
 }  // namespace

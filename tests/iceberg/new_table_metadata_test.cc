@@ -4,23 +4,22 @@
 
 #include "floe/iceberg/metadata_io.h"
 #include "floe/io/file_io.h"
+#include "schema_test_util.h"
 
 namespace floe::iceberg {
 namespace {
 
-NestedField Field(int32_t id, std::string name, TypePtr type, bool required = false) {
-  return NestedField{id, std::move(name), std::move(type), required, {}, {}, {}};
-}
+using testing::Column;
 
 // Ids chosen far from what the table will get, to see every one replaced.
 Schema NestedSchema() {
-  TypePtr point = Type::Struct({Field(30, "x", Type::Double(), true), Field(40, "y", Type::Double(), true)});
+  TypePtr point = Type::Struct({Column(30, "x", Type::Double(), true), Column(40, "y", Type::Double(), true)});
   TypePtr tags = Type::List(60, Type::String(), false);
-  TypePtr attr_value = Type::Struct({Field(100, "a", Type::Int())});
+  TypePtr attr_value = Type::Struct({Column(100, "a", Type::Int())});
   TypePtr attrs = Type::Map(80, Type::String(), 90, attr_value, false);
   return Schema::Make(7,
-                      {Field(10, "id", Type::Long(), true), Field(20, "point", point), Field(50, "tags", tags),
-                       Field(70, "attrs", attrs), Field(110, "ts", Type::Timestamp())},
+                      {Column(10, "id", Type::Long(), true), Column(20, "point", point), Column(50, "tags", tags),
+                       Column(70, "attrs", attrs), Column(110, "ts", Type::Timestamp())},
                       {10})
       .value();
 }
@@ -160,7 +159,7 @@ TEST(NewTableMetadataTest, RejectsBadDefinitions) {
       << missing.status().ToString();
 
   TableDefinition v3_type_in_v2 = Definition(2);
-  v3_type_in_v2.schema = Schema::Make(0, {Field(1, "v", Type::Variant())}).value();
+  v3_type_in_v2.schema = Schema::Make(0, {Column(1, "v", Type::Variant())}).value();
   EXPECT_EQ(NewTableMetadata(v3_type_in_v2).status().code(), StatusCode::kInvalidArgument);
 }
 

@@ -20,6 +20,7 @@
 #include "floe/iceberg/table.h"
 #include "floe/io/tracing_file_io.h"
 #include "memory_table_operations.h"
+#include "schema_test_util.h"
 
 namespace floe::iceberg {
 namespace {
@@ -30,14 +31,7 @@ constexpr int32_t kOct1 = 20727;               // 2026-10-01
 constexpr int64_t kRowsPerDay = 4000;
 constexpr int64_t kRowsPerAppend = 2000;  // each day in two appends: morning and evening
 
-NestedField Column(int32_t id, std::string name, TypePtr type, bool required = false) {
-  NestedField field;
-  field.field_id = id;
-  field.name = std::move(name);
-  field.type = std::move(type);
-  field.required = required;
-  return field;
-}
+using testing::Column;
 
 uint64_t Mix(uint64_t x) {  // splitmix64: values that do not compress
   x += 0x9e3779b97f4a7c15ULL;

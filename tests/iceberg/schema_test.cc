@@ -3,20 +3,19 @@
 #include <gtest/gtest.h>
 
 #include "floe/iceberg/schema_json.h"
+#include "schema_test_util.h"
 
 namespace floe::iceberg {
 namespace {
 
-NestedField Field(int32_t id, std::string name, TypePtr type, bool required = false) {
-  return NestedField{id, std::move(name), std::move(type), required, {}, {}, {}};
-}
+using testing::Column;
 
 Schema Nested() {
-  auto location = Type::Struct({Field(4, "Lat", Type::Double(), true), Field(5, "long", Type::Double())});
+  auto location = Type::Struct({Column(4, "Lat", Type::Double(), true), Column(5, "long", Type::Double())});
   return Schema::Make(1,
-                      {Field(1, "id", Type::Long(), true), Field(2, "tags", Type::List(6, Type::String(), true)),
-                       Field(3, "props", Type::Map(7, Type::String(), 8, location, false)),
-                       Field(9, "point", Type::Struct({Field(10, "x", Type::Int(), true)}), true)},
+                      {Column(1, "id", Type::Long(), true), Column(2, "tags", Type::List(6, Type::String(), true)),
+                       Column(3, "props", Type::Map(7, Type::String(), 8, location, false)),
+                       Column(9, "point", Type::Struct({Column(10, "x", Type::Int(), true)}), true)},
                       {1, 10})
       .value();
 }
@@ -36,30 +35,30 @@ TEST(SchemaTest, FindsFieldsByIdAndFullName) {
 }
 
 TEST(SchemaTest, CaseInsensitiveLookupRefusesAmbiguousNames) {
-  Schema s = Schema::Make(0, {Field(1, "a", Type::Int()), Field(2, "A", Type::Int())}).value();
+  Schema s = Schema::Make(0, {Column(1, "a", Type::Int()), Column(2, "A", Type::Int())}).value();
   EXPECT_EQ(s.FindFieldByName("A")->field_id, 2);
   EXPECT_EQ(s.FindFieldByName("a", false), nullptr);
 }
 
 TEST(SchemaTest, RejectsDuplicateIdsAndNames) {
-  auto dup_id = Schema::Make(0, {Field(1, "a", Type::Int()), Field(1, "b", Type::Int())});
+  auto dup_id = Schema::Make(0, {Column(1, "a", Type::Int()), Column(1, "b", Type::Int())});
   ASSERT_FALSE(dup_id.ok());
   EXPECT_EQ(dup_id.status().message(), "field id 1 appears twice");
-  auto dup_name = Schema::Make(0, {Field(1, "a", Type::Int()), Field(2, "a", Type::Int())});
+  auto dup_name = Schema::Make(0, {Column(1, "a", Type::Int()), Column(2, "a", Type::Int())});
   ASSERT_FALSE(dup_name.ok());
   EXPECT_EQ(dup_name.status().message(), "field name 'a' appears twice");
-  auto nested_dup = Schema::Make(0, {Field(1, "a", Type::List(1, Type::Int(), true))});
+  auto nested_dup = Schema::Make(0, {Column(1, "a", Type::List(1, Type::Int(), true))});
   EXPECT_FALSE(nested_dup.ok());
 }
 
 TEST(SchemaTest, IdentifierFieldsMustBeRequiredPrimitivesOutsideListsAndMaps) {
-  auto in_list = Schema::Make(0, {Field(1, "l", Type::List(2, Type::Int(), true), true)}, {2});
+  auto in_list = Schema::Make(0, {Column(1, "l", Type::List(2, Type::Int(), true), true)}, {2});
   ASSERT_FALSE(in_list.ok());
   EXPECT_NE(in_list.status().message().find("'l.element'"), std::string::npos);
-  EXPECT_FALSE(Schema::Make(0, {Field(1, "a", Type::Int())}, {1}).ok());           // optional
-  EXPECT_FALSE(Schema::Make(0, {Field(1, "a", Type::Double(), true)}, {1}).ok());  // double
-  EXPECT_FALSE(Schema::Make(0, {Field(1, "a", Type::Int(), true)}, {3}).ok());     // missing
-  auto optional_parent = Schema::Make(0, {Field(1, "s", Type::Struct({Field(2, "x", Type::Int(), true)}))}, {2});
+  EXPECT_FALSE(Schema::Make(0, {Column(1, "a", Type::Int())}, {1}).ok());           // optional
+  EXPECT_FALSE(Schema::Make(0, {Column(1, "a", Type::Double(), true)}, {1}).ok());  // double
+  EXPECT_FALSE(Schema::Make(0, {Column(1, "a", Type::Int(), true)}, {3}).ok());     // missing
+  auto optional_parent = Schema::Make(0, {Column(1, "s", Type::Struct({Column(2, "x", Type::Int(), true)}))}, {2});
   EXPECT_FALSE(optional_parent.ok());
 }
 
@@ -130,7 +129,7 @@ TEST(SchemaTest, ConvertsToColumnarSchemaWithFieldIds) {
   EXPECT_EQ(columnar->field(2).type->key_field().field_id, 7);
   EXPECT_EQ(columnar->field(2).type->value_field().field_id, 8);
   EXPECT_EQ(columnar->field(2).type->value_field().type->field(0).field_id, 4);
-  auto geo = Schema::Make(0, {Field(1, "g", Type::Geometry("srid:4326"))}).value();
+  auto geo = Schema::Make(0, {Column(1, "g", Type::Geometry("srid:4326"))}).value();
   auto geo_columnar = ToColumnarSchema(geo).value();
   EXPECT_EQ(geo_columnar.field(0).type->id(), floe::TypeId::kBinary);
   EXPECT_EQ(geo_columnar.field(0).metadata, (KeyValueMetadata{{"iceberg.type", "geometry(srid:4326)"}}));

@@ -3,20 +3,19 @@
 #include <gtest/gtest.h>
 
 #include "floe/iceberg/update/partition_spec_update.h"
+#include "schema_test_util.h"
 
 namespace floe::iceberg {
 namespace {
 
-NestedField Field(int32_t id, std::string name, TypePtr type, bool required = false) {
-  return NestedField{id, std::move(name), std::move(type), required, {}, {}, {}};
-}
+using testing::Column;
 
 // id, ts, address struct<city, zip>, tags list<string>, amount decimal(9,2), score float
 Schema Base() {
-  auto address = Type::Struct({Field(4, "city", Type::String()), Field(5, "zip", Type::Int())});
-  return Schema::Make(0, {Field(1, "id", Type::Long(), true), Field(2, "ts", Type::Timestamp()),
-                          Field(3, "address", address), Field(6, "tags", Type::List(7, Type::String(), false)),
-                          Field(8, "amount", Type::Decimal(9, 2).value()), Field(9, "score", Type::Float())},
+  auto address = Type::Struct({Column(4, "city", Type::String()), Column(5, "zip", Type::Int())});
+  return Schema::Make(0, {Column(1, "id", Type::Long(), true), Column(2, "ts", Type::Timestamp()),
+                          Column(3, "address", address), Column(6, "tags", Type::List(7, Type::String(), false)),
+                          Column(8, "amount", Type::Decimal(9, 2).value()), Column(9, "score", Type::Float())},
                       {1})
       .value();
 }
@@ -110,7 +109,7 @@ TEST(SchemaUpdateTest, RejectsWhatTheSpecForbids) {
 }
 
 TEST(SchemaUpdateTest, V3AddsRequiredColumnsWithDefaultsAndPromotesDates) {
-  auto with_date = Schema::Make(0, {Field(1, "d", Type::Date())}).value();
+  auto with_date = Schema::Make(0, {Column(1, "d", Type::Date())}).value();
   SchemaUpdate u(with_date, 1, 3);
   u.AddRequiredColumn("flag", Type::Boolean(), "true").UpdateColumnType("d", Type::Timestamp());
   auto applied = u.Apply().value();

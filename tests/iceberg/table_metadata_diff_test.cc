@@ -1,13 +1,12 @@
 #include "floe/iceberg/table_metadata_diff.h"
+#include "schema_test_util.h"
 
 #include <gtest/gtest.h>
 
 namespace floe::iceberg {
 namespace {
 
-NestedField Field(int32_t id, std::string name, TypePtr type, bool required = false) {
-  return NestedField{id, std::move(name), std::move(type), required, {}, {}, {}};
-}
+using testing::Column;
 
 TableMetadata Created() {
   PartitionSpec spec;
@@ -15,7 +14,7 @@ TableMetadata Created() {
   const std::vector<TableUpdate> updates = {
       AssignUuid{"9c12d441-03fe-4693-9a96-a0705ddf69c1"},
       UpgradeFormatVersion{2},
-      AddSchema{Schema::Make(0, {Field(1, "id", Type::Long(), true), Field(2, "ts", Type::Timestamp())}).value()},
+      AddSchema{Schema::Make(0, {Column(1, "id", Type::Long(), true), Column(2, "ts", Type::Timestamp())}).value()},
       SetCurrentSchema{kLastAdded},
       AddPartitionSpec{spec},
       SetDefaultSpec{kLastAdded},
@@ -98,8 +97,8 @@ TEST(TableMetadataDiffTest, AppendIsAddSnapshotAndSetRefGuardedByUuidAndRef) {
 
 TEST(TableMetadataDiffTest, SchemaEvolutionAddsTheSchemaAsLastAdded) {
   const TableMetadata base = Created();
-  Schema evolved = Schema::Make(1, {Field(1, "id", Type::Long(), true), Field(2, "ts", Type::Timestamp()),
-                                    Field(3, "note", Type::String())})
+  Schema evolved = Schema::Make(1, {Column(1, "id", Type::Long(), true), Column(2, "ts", Type::Timestamp()),
+                                    Column(3, "note", Type::String())})
                        .value();
   const TableMetadata updated = ApplyTableChanges(&base, {}, {AddSchema{evolved}, SetCurrentSchema{kLastAdded}}).value();
   auto changes = DiffTableMetadata(&base, updated).value();

@@ -1,16 +1,15 @@
 #include "floe/iceberg/table_update.h"
+#include "schema_test_util.h"
 
 #include <gtest/gtest.h>
 
 namespace floe::iceberg {
 namespace {
 
-NestedField Field(int32_t id, std::string name, TypePtr type, bool required = false) {
-  return NestedField{id, std::move(name), std::move(type), required, {}, {}, {}};
-}
+using testing::Column;
 
 Schema OrdersSchema() {
-  return Schema::Make(0, {Field(1, "order_id", Type::Long(), true), Field(2, "order_ts", Type::Timestamp())}).value();
+  return Schema::Make(0, {Column(1, "order_id", Type::Long(), true), Column(2, "order_ts", Type::Timestamp())}).value();
 }
 
 // The updates a REST create transaction sends.
@@ -145,8 +144,8 @@ TEST(TableUpdateTest, RemovingSnapshotsTrimsRefsAndTheLog) {
 
 TEST(TableUpdateTest, ReAddingAnEqualSchemaReusesItsId) {
   TableMetadata m = Created();
-  Schema wider = Schema::Make(7, {Field(1, "order_id", Type::Long(), true), Field(2, "order_ts", Type::Timestamp()),
-                                  Field(3, "channel", Type::String())})
+  Schema wider = Schema::Make(7, {Column(1, "order_id", Type::Long(), true), Column(2, "order_ts", Type::Timestamp()),
+                                  Column(3, "channel", Type::String())})
                      .value();
   TableMetadata evolved = ApplyTableChanges(&m, {AssertCurrentSchemaId{0}, AssertLastAssignedFieldId{2}},
                                             {AddSchema{wider}, SetCurrentSchema{kLastAdded}})

@@ -11,12 +11,12 @@
 namespace floe {
 namespace {
 
-struct Backend {
+struct FaultBackend {
   std::string name;
   bool local;
 };
 
-class FaultInjectingFileIOTest : public ::testing::TestWithParam<Backend> {
+class FaultInjectingFileIOTest : public ::testing::TestWithParam<FaultBackend> {
  protected:
   void SetUp() override {
     base_ = GetParam().local ? NewLocalFileIO() : NewMemoryFileIO();
@@ -156,8 +156,8 @@ TEST_P(FaultInjectingFileIOTest, DeleteManyFaultsHitSinglePaths) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, FaultInjectingFileIOTest,
-                         ::testing::Values(Backend{"Local", true}, Backend{"Memory", false}),
-                         [](const ::testing::TestParamInfo<Backend>& info) { return info.param.name; });
+                         ::testing::Values(FaultBackend{"Local", true}, FaultBackend{"Memory", false}),
+                         [](const ::testing::TestParamInfo<FaultBackend>& info) { return info.param.name; });
 
 }  // namespace
 }  // namespace floe

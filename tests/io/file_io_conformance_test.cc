@@ -16,13 +16,13 @@
 namespace floe {
 namespace {
 
-struct Backend {
+struct ConformanceBackend {
   std::string name;
   std::function<std::shared_ptr<FileIO>()> make;
   bool local;
 };
 
-class FileIOConformanceTest : public ::testing::TestWithParam<Backend> {
+class FileIOConformanceTest : public ::testing::TestWithParam<ConformanceBackend> {
  protected:
   void SetUp() override {
     io_ = GetParam().make();
@@ -228,13 +228,13 @@ std::shared_ptr<FileIO> Faulty(std::shared_ptr<FileIO> base) {
 
 INSTANTIATE_TEST_SUITE_P(
     Backends, FileIOConformanceTest,
-    ::testing::Values(Backend{"Local", [] { return NewLocalFileIO(); }, true},
-                      Backend{"Memory", [] { return NewMemoryFileIO(); }, false},
-                      Backend{"TracedLocal", [] { return Traced(NewLocalFileIO()); }, true},
-                      Backend{"TracedMemory", [] { return Traced(NewMemoryFileIO()); }, false},
-                      Backend{"FaultyLocal", [] { return Faulty(NewLocalFileIO()); }, true},
-                      Backend{"FaultyMemory", [] { return Faulty(NewMemoryFileIO()); }, false}),
-    [](const ::testing::TestParamInfo<Backend>& info) { return info.param.name; });
+    ::testing::Values(ConformanceBackend{"Local", [] { return NewLocalFileIO(); }, true},
+                      ConformanceBackend{"Memory", [] { return NewMemoryFileIO(); }, false},
+                      ConformanceBackend{"TracedLocal", [] { return Traced(NewLocalFileIO()); }, true},
+                      ConformanceBackend{"TracedMemory", [] { return Traced(NewMemoryFileIO()); }, false},
+                      ConformanceBackend{"FaultyLocal", [] { return Faulty(NewLocalFileIO()); }, true},
+                      ConformanceBackend{"FaultyMemory", [] { return Faulty(NewMemoryFileIO()); }, false}),
+    [](const ::testing::TestParamInfo<ConformanceBackend>& info) { return info.param.name; });
 
 }  // namespace
 }  // namespace floe

@@ -9,12 +9,12 @@
 namespace floe {
 namespace {
 
-struct Backend {
+struct TracedBackend {
   std::string name;
   bool local;
 };
 
-class TracingFileIOTest : public ::testing::TestWithParam<Backend> {
+class TracingFileIOTest : public ::testing::TestWithParam<TracedBackend> {
  protected:
   void SetUp() override {
     root_ = GetParam().local ? dir_.path() + "/" : "mem://trace/";
@@ -120,8 +120,8 @@ TEST(IoTraceFormatTest, FailedRequestsNameTheirErrorKind) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, TracingFileIOTest,
-                         ::testing::Values(Backend{"Local", true}, Backend{"Memory", false}),
-                         [](const ::testing::TestParamInfo<Backend>& info) { return info.param.name; });
+                         ::testing::Values(TracedBackend{"Local", true}, TracedBackend{"Memory", false}),
+                         [](const ::testing::TestParamInfo<TracedBackend>& info) { return info.param.name; });
 
 }  // namespace
 }  // namespace floe

@@ -25,4 +25,8 @@ ProcessResult RunProcess(const std::vector<std::string>& argv, const std::vector
 ProcessResult RunFloe(const std::vector<std::string>& args, const std::vector<std::string>& env = {},
                       const std::string& cwd = "", const std::string& stdin_data = "");
 
+// An environment for RunFloe that removes the variables floe reads its
+// defaults from, so the user's own settings cannot change a test.
+inline const std::vector<std::string> kCleanEnv = {"FLOE_WAREHOUSE=", "FLOE_CATALOG=", "FLOE_LOG="};
+
 }  // namespace floe::testing

@@ -9,9 +9,6 @@
 namespace floe::testing {
 namespace {
 
-// No FLOE_* variable of the developer's shell may leak into the tests.
-const std::vector<std::string> kCleanEnv = {"FLOE_WAREHOUSE=", "FLOE_CATALOG=", "FLOE_LOG="};
-
 // The arguments as a failure message shows them.
 std::string CommandLine(const std::vector<std::string>& args) {
   std::string line = "floe";
