@@ -132,6 +132,62 @@ TEST(SnappyDecompressTest, DamagedBlocksAreCorruptNamingTheCause) {
   }
 }
 
+// The cases above are shorter than the decoder's slack, so only its exact
+// loop sees them. These put the damage after 200 good bytes with more than
+// the slack still to come, where the fast loop decodes.
+TEST(SnappyDecompressTest, DamageFarFromTheEndsIsCorruptNamingTheCause) {
+  // Varint of `size`, then a 200-byte literal (tag 60 << 2, length - 1 in one byte).
+  const auto good_prefix = [](size_t size) {
+    std::vector<uint8_t> block;
+    for (size_t v = size;; v >>= 7) {
+      block.push_back(static_cast<uint8_t>((v & 0x7f) | (v >= 0x80 ? 0x80 : 0)));
+      if (v < 0x80) break;
+    }
+    block.push_back(60 << 2);
+    block.push_back(199);
+    for (int i = 0; i < 200; ++i) block.push_back(static_cast<uint8_t>(i));
+    return block;
+  };
+  // Padding after the damaged element, so the fast loop is still running.
+  const auto padded = [](std::vector<uint8_t> block) {
+    block.insert(block.end(), 100, uint8_t{0});
+    return block;
+  };
+  struct Case {
+    std::vector<uint8_t> block;
+    size_t size;
+    std::string message;
+  };
+  std::vector<Case> cases;
+  {
+    std::vector<uint8_t> b = good_prefix(1000);
+    b.insert(b.end(), {(3 << 2) | 2, 0x2c, 0x01});  // copy-2, offset 300 > 200 bytes written
+    cases.push_back({padded(b), 1000, "snappy: malformed input: copy offset 300 at output byte 200"});
+  }
+  {
+    std::vector<uint8_t> b = good_prefix(1000);
+    b.insert(b.end(), {(3 << 2) | 1, 0});  // copy-1, offset 0
+    cases.push_back({padded(b), 1000, "snappy: malformed input: copy offset 0 at output byte 200"});
+  }
+  {
+    std::vector<uint8_t> b = good_prefix(1000);
+    b.insert(b.end(), {61 << 2, 0x87, 0x13});  // a literal of 5000 bytes with 100 left
+    cases.push_back({padded(b), 1000, "snappy: malformed input: literal runs past the input"});
+  }
+  {
+    std::vector<uint8_t> b = good_prefix(300);
+    b.insert(b.end(), {60 << 2, 199});  // 200 more bytes of literal, 100 bytes of room
+    b.insert(b.end(), 200, uint8_t{7});
+    cases.push_back({b, 300, "snappy: input decompresses to more than the expected 300 bytes"});
+  }
+  for (const Case& c : cases) {
+    std::vector<uint8_t> out;
+    const Status status = DecodeGuarded(c.block, c.size, &out);
+    ASSERT_TRUE(status.IsCorrupt()) << c.message << " / " << status.ToString();
+    EXPECT_EQ(status.message(), c.message);
+  }
+}
+
 TEST(SnappyDecompressTest, EveryTruncationOfARealBlockIsCorrupt) {
   std::vector<uint8_t> raw(5000);
   for (size_t i = 0; i < raw.size(); ++i) raw[i] = static_cast<uint8_t>((i / 8) ^ (i % 13));
