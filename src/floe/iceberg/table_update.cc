@@ -3,15 +3,11 @@
 #include <algorithm>
 #include <chrono>
 
+#include "floe/base/overloaded.h"
 #include "floe/base/strings.h"
 
 namespace floe::iceberg {
 namespace {
-
-template <class... Ts>
-struct Overloaded : Ts... {
-  using Ts::operator()...;
-};
 
 int64_t SystemNowMs() {
   return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())

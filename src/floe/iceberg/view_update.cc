@@ -3,17 +3,11 @@
 #include <algorithm>
 #include <set>
 
+#include "floe/base/overloaded.h"
 #include "floe/base/strings.h"
 
 namespace floe::iceberg {
 namespace {
-
-template <class... Fs>
-struct Overloaded : Fs... {
-  using Fs::operator()...;
-};
-template <class... Fs>
-Overloaded(Fs...) -> Overloaded<Fs...>;
 
 Status Invalid(std::string_view action, std::string_view why) {
   return Status::InvalidArgument(StrCat("view update ", action, ": ", why));

@@ -214,9 +214,11 @@ std::variant<IssuedToken, TokenRefusal> TokenAuthority::Issue(const std::map<std
   const ClientCredentials* client = nullptr;
   if (!id.empty() && !secret.empty()) {
     for (const auto& c : clients_) {
-      // Every client is compared, so the time taken does not tell which ids exist.
-      const bool match = ConstantTimeEquals(c.client_id, id) & ConstantTimeEquals(c.client_secret, secret);
-      if (match) client = &c;
+      // Every client and both parts are compared, so the time taken does not
+      // tell which ids exist.
+      const bool id_matches = ConstantTimeEquals(c.client_id, id);
+      const bool secret_matches = ConstantTimeEquals(c.client_secret, secret);
+      if (id_matches && secret_matches) client = &c;
     }
     if (client == nullptr) return TokenRefusal{"invalid_client", "unknown client or wrong secret", 401};
   }

@@ -1,5 +1,6 @@
 #include "floe/catalog/rest/table_changes_json.h"
 
+#include "floe/base/overloaded.h"
 #include "floe/base/strings.h"
 #include "floe/iceberg/json_reader.h"
 #include "floe/iceberg/schema_json.h"
@@ -214,11 +215,6 @@ void WriteIntArray(JsonWriter& w, std::string_view key, const auto& ids) {
   for (auto id : ids) w.Int(id);
   w.EndArray();
 }
-
-template <class... Ts>
-struct Overloaded : Ts... {
-  using Ts::operator()...;
-};
 
 }  // namespace
 

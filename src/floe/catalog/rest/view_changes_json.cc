@@ -1,5 +1,6 @@
 #include "floe/catalog/rest/view_changes_json.h"
 
+#include "floe/base/overloaded.h"
 #include "floe/base/strings.h"
 #include "floe/catalog/rest/table_changes_json.h"
 #include "floe/iceberg/json_reader.h"
@@ -14,13 +15,6 @@ using simdjson::dom::element;
 namespace ib = iceberg;
 
 namespace {
-
-template <class... Ts>
-struct Overloaded : Ts... {
-  using Ts::operator()...;
-};
-template <class... Ts>
-Overloaded(Ts...) -> Overloaded<Ts...>;
 
 // The actions a view shares with tables, which table_changes_json reads.
 bool IsSharedAction(std::string_view action) {

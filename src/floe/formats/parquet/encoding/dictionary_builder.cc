@@ -21,17 +21,6 @@ constexpr size_t kInitialSlots = 64;
 // does not hold every column's largest dictionary for its whole life.
 constexpr size_t kMaxKeptSlots = size_t{1} << 16;
 
-// MurmurHash3's 64-bit finaliser: every input bit affects every output bit,
-// so sequential integers spread over the table.
-inline uint64_t MixBits(uint64_t x) {
-  x ^= x >> 33;
-  x *= 0xff51afd7ed558ccdULL;
-  x ^= x >> 33;
-  x *= 0xc4ceb9fe1a85ec53ULL;
-  x ^= x >> 33;
-  return x;
-}
-
 inline uint64_t HashBytes(const uint8_t* data, size_t size) { return XXH3_64bits(data, size); }
 
 Status TooManyEntries(std::string_view type) {

@@ -216,8 +216,8 @@ class Decoder {
       const std::string_view name = metadata_.key(id);
       // spec: "field ids and field offsets must be in lexicographical order
       // of the corresponding field names"; names are unique.
-      if (i > 0 && !(out->fields.back().first < name)) {
-        return Corrupt(StrCat("object field ", Quote(name), " follows ", Quote(out->fields.back().first),
+      if (i > 0 && !(out->fields.back().name < name)) {
+        return Corrupt(StrCat("object field ", Quote(name), " follows ", Quote(out->fields.back().name),
                               ": names not sorted and unique"));
       }
       const size_t start =
@@ -228,7 +228,7 @@ class Decoder {
       VariantValue field;
       size_t field_size = 0;
       FLOE_RETURN_IF_ERROR(Decode(fields.substr(start), depth + 1, &field, &field_size));
-      out->fields.emplace_back(std::string(name), std::move(field));
+      out->fields.push_back(VariantField{std::string(name), std::move(field)});
     }
     *size = static_cast<size_t>(layout.fields.data() - bytes.data()) + fields_size;
     return Status::OK();

@@ -129,7 +129,7 @@ class Rebuilder {
       const Array group = typed.field(k);
       if (group.IsNull(i)) continue;
       FLOE_ASSIGN_OR_RETURN(std::optional<VariantValue> field, Build(SlotOf(group), i, field_path));
-      if (field) object.fields.emplace_back(name, std::move(*field));
+      if (field) object.fields.push_back(VariantField{name, std::move(*field)});
     }
     if (slot.value && slot.value->IsValid(i)) {
       FLOE_ASSIGN_OR_RETURN(std::optional<VariantValue> rest, Decode(*slot.value, i, path));
@@ -142,11 +142,11 @@ class Rebuilder {
         if (FieldIndex(*typed.type(), name)) {
           return Status::Corrupt(StrCat(path, ": field ", Quote(name), " is both shredded and in value"));
         }
-        object.fields.emplace_back(std::move(name), std::move(value));
+        object.fields.push_back(VariantField{std::move(name), std::move(value)});
       }
     }
     std::sort(object.fields.begin(), object.fields.end(),
-              [](const auto& a, const auto& b) { return a.first < b.first; });
+              [](const VariantField& a, const VariantField& b) { return a.name < b.name; });
     return std::optional<VariantValue>(std::move(object));
   }
 

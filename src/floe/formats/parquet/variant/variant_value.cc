@@ -84,9 +84,9 @@ void Append(const VariantValue& v, std::string* out) {
       out->push_back('{');
       for (size_t i = 0; i < v.fields.size(); ++i) {
         if (i > 0) out->append(", ");
-        AppendQuoted(v.fields[i].first, out);
+        AppendQuoted(v.fields[i].name, out);
         out->append(": ");
-        Append(v.fields[i].second, out);
+        Append(v.fields[i].value, out);
       }
       out->push_back('}');
       return;

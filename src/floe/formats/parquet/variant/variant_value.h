@@ -46,6 +46,8 @@ enum class VariantKind : uint8_t {
 // The spec's name of a kind: "int8", "decimal16", "timestamp_ntz_nanos", "object".
 std::string_view VariantKindName(VariantKind kind);
 
+struct VariantField;
+
 struct VariantValue {
   VariantKind kind = VariantKind::kNull;
   bool boolean = false;
@@ -55,7 +57,9 @@ struct VariantValue {
   double number = 0;  // double; float (widened, exact)
   std::string bytes;  // string, binary, uuid
   // Object fields sorted by name (unsigned bytes), names unique.
-  std::vector<std::pair<std::string, VariantValue>> fields;
+  // A vector of a named struct, not of std::pair: pair<string, VariantValue>
+  // needs VariantValue complete here, which clang refuses.
+  std::vector<VariantField> fields;
   std::vector<VariantValue> elements;  // array
 
   // Canonical text: two values print the same exactly when they have the
@@ -64,6 +68,11 @@ struct VariantValue {
   // as JSON strings, null/true/false as words, objects as {"name": value, ...}
   // and arrays as [value, ...].
   std::string ToString() const;
+};
+
+struct VariantField {
+  std::string name;
+  VariantValue value;
 };
 
 }  // namespace floe::parquet
