@@ -59,6 +59,10 @@ if [ ! -f "$data/.complete" ]; then
   touch "$data/.complete"
 fi
 
+# floe's programs link jemalloc unless built with -DFLOE_JEMALLOC=OFF
+# (docs/decisions/0062); the table says which allocator it measured.
+if ldd "$scan" | grep -q libjemalloc; then allocator=jemalloc; else allocator="glibc malloc"; fi
+echo "floe: $(basename "$scan") with $allocator; DuckDB 1.5.6 (@duckdb/node-api)"
 printf '%-20s %-13s %7s %9s %9s %9s %9s %5s %4s %6s %9s %6s %5s\n' kind codec threads floe_ms duck_ms floe_cpu duck_cpu load by ratio codec_cpu codec% floor
 worst=0
 lowest_codec_share=""
