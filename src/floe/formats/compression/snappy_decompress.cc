@@ -165,7 +165,11 @@ Status SnappyDecodeBlock(std::span<const uint8_t> in, std::span<uint8_t> out) {
       return BadCopyOffset(offset, static_cast<size_t>(op - base));
     }
     if (len > out_left) return TooLarge(Codec::kSnappy, out.size());
-    for (size_t i = 0; i < len; ++i) op[i] = op[i - offset];
+    // Byte by byte, forwards: an overlapping copy repeats what it has just
+    // written. `from` is computed once: op[i - offset] would add a wrapped
+    // size_t to op, which is undefined for i < offset.
+    const uint8_t* const from = op - offset;
+    for (size_t i = 0; i < len; ++i) op[i] = from[i];
     op += len;
   }
   if (op != op_end) return SizeMismatch(Codec::kSnappy, out.size(), static_cast<uint64_t>(op - base));
