@@ -97,9 +97,10 @@ Status ScanRowGroups(std::shared_ptr<const parquet::ParquetFileReader> file, con
 }
 
 // `pool` is null for one thread: the scan runs on the calling thread.
-// Otherwise each of `threads` tasks runs on the pool's workers, which live
-// across runs as an engine's do: a thread started for each run would begin
-// with an empty allocator cache and fault its buffers in again every time.
+// Otherwise `threads` tasks run on the pool's workers, or on the calling
+// thread while it waits. Those threads live across runs, as an engine's do.
+// A thread started for each run would begin with an empty allocator cache
+// and fault its buffers in again every time.
 Result<Aggregate> Scan(const std::string& path, const std::string& column, int threads, ThreadPool* pool) {
   FLOE_ASSIGN_OR_RETURN(auto opened, parquet::ParquetFileReader::Open(NewLocalFileIO(), path));
   std::shared_ptr<const parquet::ParquetFileReader> file(std::move(opened));
