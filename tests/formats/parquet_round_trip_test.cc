@@ -146,6 +146,111 @@ TEST(ParquetRoundTripTest, RandomSchemasDataAndOptionsReadBackIdentically) {
   }
 }
 
+// Writes `batch` to `path` on `io` with floe's writer.
+Status WriteBatch(const std::shared_ptr<FileIO>& io, const std::string& path,
+                  const std::shared_ptr<const Schema>& schema, const RecordBatch& batch, const WriterOptions& options) {
+  FLOE_ASSIGN_OR_RETURN(auto writer, ParquetFileWriter::Open(io, path, schema, options));
+  FLOE_RETURN_IF_ERROR(writer->Write(batch));
+  return writer->Close().status();
+}
+
+// The PLAIN byte-array decoder copies short values as a fixed block that may
+// read past a value into the page and write past it into the batch; values
+// near the page's end take an exact copy. Lengths on either side of the block
+// size, at every position relative to page and batch ends, must read back
+// byte for byte.
+TEST(ParquetRoundTripTest, PlainByteArraysOfLengthsAroundTheShortCopyReadBackExactly) {
+  const int lengths[] = {0, 1, 15, 16, 17, 30, 31, 32, 33, 34, 63, 64, 65, 200};
+  std::vector<std::optional<std::string>> values;
+  for (int i = 0; i < 600; ++i) {
+    if (i % 11 == 5) {
+      values.push_back(std::nullopt);
+      continue;
+    }
+    std::string s;
+    const int length = lengths[(i * 7) % std::size(lengths)];
+    // Bytes that differ from value to value, so a copy of a neighbour's bytes shows.
+    for (int k = 0; k < length; ++k) s.push_back(static_cast<char>('!' + (i + 3 * k) % 90));
+    values.push_back(std::move(s));
+  }
+  auto schema = std::make_shared<const Schema>(std::vector<Field>{Field("s", DataType::Utf8(), true)});
+  const RecordBatch batch = testing::Batch(schema, {testing::Strings(values)});
+  std::shared_ptr<FileIO> io = NewMemoryFileIO();
+  int files = 0;
+  for (const int64_t page_bytes : {int64_t{40}, int64_t{97}, int64_t{1000}, int64_t{1} << 20}) {
+    for (const int page_version : {1, 2}) {
+      for (const compression::Codec codec : {compression::Codec::kUncompressed, compression::Codec::kSnappy}) {
+        WriterOptions options;
+        options.dictionary = false;
+        options.page_bytes = page_bytes;
+        options.data_page_version = page_version;
+        options.codec = codec;
+        const std::string path = StrCat("mem://plain-strings-", files++, ".parquet");
+        ASSERT_TRUE(WriteBatch(io, path, schema, batch, options).ok());
+        auto opened = ParquetFileReader::Open(io, path);
+        ASSERT_TRUE(opened.ok()) << opened.status().ToString();
+        std::shared_ptr<const ParquetFileReader> file(std::move(*opened));
+        for (const int64_t batch_size : {int64_t{1}, int64_t{7}, int64_t{64}, int64_t{1000}}) {
+          SCOPED_TRACE(StrCat("page_bytes ", page_bytes, ", page v", page_version, ", codec ",
+                              static_cast<int>(codec), ", batch_size ", batch_size));
+          ScanOptions scan;
+          scan.batch_size = batch_size;
+          auto read = ReadAllBatches(file, scan);
+          ASSERT_TRUE(read.ok()) << read.status().ToString();
+          size_t row = 0;
+          for (const RecordBatch& b : *read) {
+            const Array& column = b.columns()[0];
+            ASSERT_TRUE(column.Validate().ok()) << column.Validate().ToString();
+            for (int64_t i = 0; i < column.length(); ++i, ++row) {
+              ASSERT_LT(row, values.size());
+              ASSERT_EQ(column.IsNull(i), !values[row].has_value()) << "row " << row;
+              if (values[row]) {
+                ASSERT_EQ(column.GetString(i), *values[row]) << "row " << row;
+              }
+            }
+          }
+          EXPECT_EQ(row, values.size());
+        }
+      }
+    }
+  }
+}
+
+// A PLAIN length that runs past the page is a Corrupt error naming the value,
+// whether the value is short enough for the fixed-size copy or not.
+TEST(ParquetRoundTripTest, PlainByteArrayLengthPastThePageIsCorrupt) {
+  for (const uint32_t bad_length : {uint32_t{20}, uint32_t{33}, uint32_t{5000}, uint32_t{0xFFFFFFF0}}) {
+    SCOPED_TRACE(StrCat("length ", bad_length));
+    // The marked value is neither the smallest nor the largest, so the
+    // footer's statistics do not repeat it.
+    std::vector<std::optional<std::string>> values = {"a-first", "z-second", "m-MARK"};
+    auto schema = std::make_shared<const Schema>(std::vector<Field>{Field("s", DataType::Utf8(), false)});
+    std::shared_ptr<FileIO> io = NewMemoryFileIO();
+    WriterOptions options;
+    options.dictionary = false;
+    options.page_checksums = false;
+    ASSERT_TRUE(
+        WriteBatch(io, "mem://bad.parquet", schema, testing::Batch(schema, {testing::Strings(values)}), options).ok());
+    auto bytes = io->ReadAll("mem://bad.parquet");
+    ASSERT_TRUE(bytes.ok()) << bytes.status().ToString();
+    std::string file(reinterpret_cast<const char*>(bytes->data()), static_cast<size_t>(bytes->size()));
+    const size_t mark = file.find("MARK");
+    ASSERT_NE(mark, std::string::npos);
+    ASSERT_EQ(file.find("MARK", mark + 1), std::string::npos);
+    std::memcpy(file.data() + mark - 2 - 4, &bad_length, 4);  // the length before "m-MARK"
+    ASSERT_TRUE(io->WriteAll("mem://bad.parquet", file).ok());
+
+    auto opened = ParquetFileReader::Open(io, "mem://bad.parquet");
+    ASSERT_TRUE(opened.ok()) << opened.status().ToString();
+    std::shared_ptr<const ParquetFileReader> reader(std::move(*opened));
+    auto read = ReadAllBatches(reader, ScanOptions{});
+    ASSERT_FALSE(read.ok());
+    EXPECT_EQ(read.status().code(), StatusCode::kCorrupt) << read.status().ToString();
+    EXPECT_NE(read.status().message().find("value 2 of 3 runs past the end of the page"), std::string::npos)
+        << read.status().ToString();
+  }
+}
+
 TEST(ParquetRoundTripTest, BloomFiltersPruneRowGroupsWithoutTheValue) {
   std::shared_ptr<FileIO> io = NewMemoryFileIO();
   auto schema = std::make_shared<const Schema>(std::vector<Field>{Field("id", DataType::Int64(), false),

@@ -129,26 +129,44 @@ class ByteArrayValueDecoder final : public ValueDecoder {
  private:
   // PLAIN values copied once, straight into the batch (the lengths
   // interleave with the bytes, so they cannot be shared with the page).
+  // A value of at most kShortPlainValue bytes, most strings, is copied as a
+  // fixed kShortPlainValue bytes (two 16-byte loads and stores, not a memcpy
+  // call per value). That copy may read past the value into the page's next
+  // length and bytes, and write past it into the batch's slack, where the
+  // next value overwrites it. Within kShortPlainValue of the page's end,
+  // values take the exact copy.
   Status DecodePlainInto(int64_t n, LeafBatch* out) {
     const bool first_append = out->offsets.size() == 0;
+    const int64_t base = out->data.size();
     FLOE_RETURN_IF_ERROR(out->offsets.Reserve((n + 1) * 4));
-    // The values of n lengths-and-bytes fit in what is left of the page.
-    FLOE_RETURN_IF_ERROR(out->data.Reserve(plain_end_ - plain_pos_));
+    // The bytes of n values fit in what is left of the page (each value also
+    // takes a 4-byte length there); kShortPlainValue more let the last fixed
+    // copy write past its value.
+    FLOE_RETURN_IF_ERROR(out->data.Reserve(plain_end_ - plain_pos_ + kShortPlainValue));
     if (first_append) out->offsets.UnsafeAppend(int32_t{0});
+    uint8_t* const data = out->data.mutable_data() + base;
+    int32_t* const offsets = reinterpret_cast<int32_t*>(out->offsets.mutable_data() + out->offsets.size());
     const uint8_t* pos = plain_pos_;
-    int64_t offset = out->data.size();
+    const uint8_t* const end = plain_end_;  // a local: the stores below may alias members
+    int64_t written = 0;
     for (int64_t i = 0; i < n; ++i) {
       uint32_t length;
-      if (plain_end_ - pos < 4) return PlainTruncated(i, n);
+      if (end - pos < 4) return PlainTruncated(i, n);
       std::memcpy(&length, pos, 4);
       pos += 4;
-      if (length > static_cast<uint64_t>(plain_end_ - pos)) return PlainTruncated(i, n);
-      out->data.UnsafeAppend(pos, length);
+      if (length > static_cast<uint64_t>(end - pos)) return PlainTruncated(i, n);
+      if (length <= kShortPlainValue && end - pos >= kShortPlainValue) {
+        std::memcpy(data + written, pos, kShortPlainValue);
+      } else {
+        std::memcpy(data + written, pos, length);
+      }
       pos += length;
-      offset += length;
-      if (offset > encoding::kMaxByteArrayDataSize) return BatchTooLarge(offset);
-      out->offsets.UnsafeAppend(static_cast<int32_t>(offset));
+      written += length;
+      if (base + written > encoding::kMaxByteArrayDataSize) return BatchTooLarge(base + written);
+      offsets[i] = static_cast<int32_t>(base + written);
     }
+    out->offsets.UnsafeAdvance(n * 4);
+    out->data.UnsafeAdvance(written);
     plain_pos_ = pos;
     return Status::OK();
   }
@@ -226,7 +244,8 @@ class ByteArrayValueDecoder final : public ValueDecoder {
     return Status::OK();
   }
 
-  static constexpr int32_t kShortValue = 16;
+  static constexpr int32_t kShortValue = 16;  // dictionary values
+  static constexpr int64_t kShortPlainValue = 32;
 
   const ColumnDescriptor column_;
   const bool decimal_;
