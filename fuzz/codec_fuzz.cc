@@ -1,12 +1,19 @@
 // Fuzzes decompression: the first byte picks the codec, the next four the
 // expected decompressed size (capped), the rest is the compressed input.
 // Every result must be OK or Corrupt; an OK result for a compressing codec
-// must survive a compress/decompress round trip.
+// must survive a compress/decompress round trip. LZ4_RAW blocks go to
+// floe's own decoder, so liblz4 decodes them too and the two must agree:
+// the same bytes when floe accepts, a refusal when liblz4 refuses (floe
+// alone refuses match offset 0, which the format calls invalid).
+
+#include <lz4.h>
 
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <span>
+#include <string_view>
+#include <vector>
 
 #include "floe/formats/compression/codec.h"
 
@@ -20,7 +27,17 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   uint32_t expected = 0;
   std::memcpy(&expected, data + 1, sizeof expected);
   const std::span<const uint8_t> input(data + 5, size - 5);
-  auto out = floe::compression::DecompressToBuffer(codec, input, expected % (kMaxSize + 1), kMaxSize);
+  const int64_t out_size = expected % (kMaxSize + 1);
+  auto out = floe::compression::DecompressToBuffer(codec, input, out_size, kMaxSize);
+  if (codec == Codec::kLz4Raw) {
+    std::vector<char> theirs(static_cast<size_t>(out_size));
+    const int n = LZ4_decompress_safe(reinterpret_cast<const char*>(input.data()), theirs.data(),
+                                      static_cast<int>(input.size()), static_cast<int>(theirs.size()));
+    // An empty body for an empty page is accepted before any codec runs.
+    const bool they_accept = n == out_size || (input.empty() && out_size == 0);
+    if (out.ok() && (!they_accept || out->view() != std::string_view(theirs.data(), theirs.size()))) std::abort();
+    if (!out.ok() && they_accept && out.status().message().find("match offset 0 ") == std::string::npos) std::abort();
+  }
   if (!out.ok()) {
     if (!out.status().IsCorrupt()) std::abort();
     return 0;

@@ -39,13 +39,6 @@ void StoreBigEndian32(uint8_t* p, uint32_t v) {
 
 const char* Chars(const uint8_t* p) { return reinterpret_cast<const char*>(p); }
 
-// One LZ4 block into at most `capacity` bytes; the number written, or -1.
-int DecompressBlock(const uint8_t* in, size_t in_size, uint8_t* out, size_t capacity) {
-  if (in_size > INT_MAX || capacity > INT_MAX) return -1;
-  return LZ4_decompress_safe(Chars(in), reinterpret_cast<char*>(out), static_cast<int>(in_size),
-                             static_cast<int>(capacity));
-}
-
 // RAII owner of a frame decompression context.
 class FrameContext {
  public:
@@ -98,11 +91,8 @@ Status DecompressFrame(Codec codec, std::span<const uint8_t> in, std::span<uint8
 }  // namespace
 
 Status Lz4RawDecompress(std::span<const uint8_t> in, std::span<uint8_t> out) {
-  const int n = DecompressBlock(in.data(), in.size(), out.data(), out.size());
-  if (n < 0) {
-    return Malformed(Codec::kLz4Raw, StrCat("invalid block, or it decompresses to more than ", out.size(), " bytes"));
-  }
-  if (static_cast<size_t>(n) != out.size()) return SizeMismatch(Codec::kLz4Raw, out.size(), static_cast<size_t>(n));
+  FLOE_ASSIGN_OR_RETURN(const size_t n, Lz4DecodeBlock(Codec::kLz4Raw, in, out));
+  if (n != out.size()) return SizeMismatch(Codec::kLz4Raw, out.size(), n);
   return Status::OK();
 }
 
@@ -126,10 +116,11 @@ Status Lz4HadoopDecompress(std::span<const uint8_t> in, std::span<uint8_t> out) 
       if (chunk_size > in.size() - in_pos) {
         return Malformed(kCodec, StrCat("chunk of ", chunk_size, " bytes at byte ", in_pos, " runs past the input"));
       }
-      const int n = DecompressBlock(in.data() + in_pos, chunk_size, out.data() + out_pos, block_end - out_pos);
-      if (n < 0) return Malformed(kCodec, StrCat("invalid LZ4 block at byte ", in_pos));
+      Result<size_t> n =
+          Lz4DecodeBlock(kCodec, in.subspan(in_pos, chunk_size), out.subspan(out_pos, block_end - out_pos));
+      if (!n.ok()) return Status::Corrupt(StrCat(n.status().message(), " (the LZ4 block at input byte ", in_pos, ")"));
       in_pos += chunk_size;
-      out_pos += static_cast<size_t>(n);
+      out_pos += *n;
     } while (out_pos < block_end);
   }
   if (out_pos != out.size()) return SizeMismatch(kCodec, out.size(), out_pos);
