@@ -12,7 +12,13 @@
 # page CRCs, its defaults; the script prints what each file holds.
 #
 #   bench/parquet-write-vs-duckdb.sh [BUILD_DIR]
-#       (BENCH_ROWS=20000000 BENCH_RUNS=3 BENCH_ROW_GROUP=122880 BENCH_KINDS=all BENCH_CODECS=all)
+#       (BENCH_ROWS=20000000 BENCH_RUNS=3 BENCH_ROW_GROUP=122880 BENCH_KINDS=all BENCH_CODECS=all
+#        BENCH_PAGE_ROWS=)
+#
+# floe writes its default pages (1 MiB or 20,000 rows, parquet-mr's and
+# arrow-rs's limits); DuckDB writes one page per row group and has no option
+# to change that. BENCH_PAGE_ROWS=N makes floe cut pages by N rows alone, so
+# BENCH_PAGE_ROWS=$BENCH_ROW_GROUP gives floe DuckDB's page layout.
 #
 # Times are CPU time (user + system of the writing process around the write),
 # the steadier measure on a shared machine, and wall time. Last line:
@@ -25,6 +31,7 @@ build=${1:-$here/../build/release}
 rows=${BENCH_ROWS:-20000000}
 runs=${BENCH_RUNS:-3}
 row_group=${BENCH_ROW_GROUP:-122880}
+page_rows=${BENCH_PAGE_ROWS:-}
 kinds=${BENCH_KINDS:-random_int64 sequential_int64 int32_1000_distinct double string_50_distinct string_32_bytes}
 codecs=${BENCH_CODECS:-uncompressed snappy zstd lz4_raw}
 [ "$kinds" = all ] && kinds="random_int64 sequential_int64 int32_1000_distinct double string_50_distinct string_32_bytes"
@@ -52,7 +59,7 @@ for kind in $kinds; do
     floe_wall=inf floe_cpu=inf duck_wall=inf duck_cpu=inf
     for ((round = 1; round <= runs; ++round)); do
       sync
-      read -r wall cpu < <("$writer" write "$src" "$floe_file" "$codec" "$row_group" 2)
+      read -r wall cpu < <("$writer" write "$src" "$floe_file" "$codec" "$row_group" 2 ${page_rows:+"$page_rows"})
       floe_wall=$(awk -v a="$wall" -v b="$floe_wall" 'BEGIN { print (b == "inf" || a < b) ? a : b }')
       floe_cpu=$(awk -v a="$cpu" -v b="$floe_cpu" 'BEGIN { print (b == "inf" || a < b) ? a : b }')
       sync

@@ -1,11 +1,13 @@
 // floe's side of bench/parquet-write-vs-duckdb.sh.
 //
-//   floe_parquet_write write SRC OUT CODEC ROW_GROUP_ROWS RUNS
+//   floe_parquet_write write SRC OUT CODEC ROW_GROUP_ROWS RUNS [PAGE_ROWS]
 //       reads SRC (a Parquet file DuckDB generated) into memory, untimed, then
 //       writes it RUNS times to OUT with floe's defaults but CODEC (its
 //       default level) and ROW_GROUP_ROWS; prints "<best wall ms> <best cpu ms>",
 //       the CPU time being this process's (user + system) around one write:
-//       Open, every Write, Close.
+//       Open, every Write, Close. PAGE_ROWS, when given, cuts pages by that
+//       many rows alone (the byte limit raised to 1 GiB): PAGE_ROWS = ROW_GROUP_ROWS writes
+//       one page per row group, DuckDB's layout.
 //   floe_parquet_write describe FILE
 //       prints what FILE holds, one line: row groups, data pages, encodings,
 //       whether pages carry a CRC, whether chunks have a column and an offset
@@ -18,6 +20,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -39,7 +42,7 @@ double CpuMs() {
 }
 
 Status Write(const std::string& src, const std::string& out, const std::string& codec_name, int64_t row_group_rows,
-             int runs) {
+             int runs, std::optional<int64_t> page_rows) {
   auto io = NewLocalFileIO();
   FLOE_ASSIGN_OR_RETURN(auto opened, parquet::ParquetFileReader::Open(io, src));
   std::shared_ptr<const parquet::ParquetFileReader> file(std::move(opened));
@@ -56,6 +59,10 @@ Status Write(const std::string& src, const std::string& out, const std::string& 
   parquet::WriterOptions options;
   FLOE_ASSIGN_OR_RETURN(options.codec, compression::CodecFromName(codec_name));
   options.row_group_rows = row_group_rows;
+  if (page_rows) {
+    options.page_rows = *page_rows;
+    options.page_bytes = int64_t{1} << 30;  // below the writer's 2 GiB page limit
+  }
   double best_wall = 1e300;
   double best_cpu = 1e300;
   for (int r = 0; r < runs; ++r) {
@@ -127,12 +134,14 @@ Status Describe(const std::string& path) {
 int main(int argc, char** argv) {
   const std::string command = argc > 1 ? argv[1] : "";
   floe::Status st;
-  if (command == "write" && argc == 7) {
-    st = floe::Write(argv[2], argv[3], argv[4], std::atoll(argv[5]), std::max(1, std::atoi(argv[6])));
+  if (command == "write" && (argc == 7 || argc == 8)) {
+    std::optional<int64_t> page_rows;
+    if (argc == 8) page_rows = std::max<int64_t>(1, std::atoll(argv[7]));
+    st = floe::Write(argv[2], argv[3], argv[4], std::atoll(argv[5]), std::max(1, std::atoi(argv[6])), page_rows);
   } else if (command == "describe" && argc == 3) {
     st = floe::Describe(argv[2]);
   } else {
-    std::fprintf(stderr, "usage: %s write SRC OUT CODEC ROW_GROUP_ROWS RUNS | describe FILE\n", argv[0]);
+    std::fprintf(stderr, "usage: %s write SRC OUT CODEC ROW_GROUP_ROWS RUNS [PAGE_ROWS] | describe FILE\n", argv[0]);
     return 2;
   }
   if (!st.ok()) {
