@@ -217,7 +217,7 @@ TEST(ParquetRoundTripTest, PlainByteArraysOfLengthsAroundTheShortCopyReadBackExa
 }
 
 // A PLAIN length that runs past the page is a Corrupt error naming the value,
-// whether the value is short enough for the fixed-size copy or not.
+// for lengths short and long, and one that wraps a signed 32-bit int.
 TEST(ParquetRoundTripTest, PlainByteArrayLengthPastThePageIsCorrupt) {
   for (const uint32_t bad_length : {uint32_t{20}, uint32_t{33}, uint32_t{5000}, uint32_t{0xFFFFFFF0}}) {
     SCOPED_TRACE(StrCat("length ", bad_length));

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "codec_test_util.h"
 #include "floe/formats/compression/codec.h"
 
 namespace floe::compression {
@@ -23,26 +24,12 @@ std::vector<uint8_t> Snappy(const std::vector<uint8_t>& raw) {
   return std::vector<uint8_t>(out.begin(), out.end());
 }
 
-// Decodes into a span of exactly `size` bytes inside a larger, guarded
-// allocation, so a write past the end shows as changed guard bytes (ASan
-// would not see it inside one allocation).
 Status DecodeGuarded(const std::vector<uint8_t>& block, size_t size, std::vector<uint8_t>* out) {
-  constexpr size_t kGuard = 128;
-  std::vector<uint8_t> memory(size + 2 * kGuard, 0xA5);
-  const Status status = Decompress(Codec::kSnappy, block, std::span<uint8_t>(memory.data() + kGuard, size));
-  for (size_t i = 0; i < kGuard; ++i) {
-    EXPECT_EQ(memory[i], 0xA5) << "write before the output at " << i;
-    EXPECT_EQ(memory[kGuard + size + i], 0xA5) << "write past the output at " << i;
-  }
-  out->assign(memory.begin() + kGuard, memory.begin() + static_cast<ptrdiff_t>(kGuard + size));
-  return status;
+  return codec_testing::DecodeGuarded(Codec::kSnappy, block, size, out);
 }
 
 void ExpectRoundTrip(const std::vector<uint8_t>& raw, const std::string& what) {
-  std::vector<uint8_t> back;
-  const Status status = DecodeGuarded(Snappy(raw), raw.size(), &back);
-  ASSERT_TRUE(status.ok()) << what << ": " << status.ToString();
-  ASSERT_EQ(back, raw) << what;
+  codec_testing::ExpectDecodesTo(Codec::kSnappy, Snappy(raw), raw, what);
 }
 
 TEST(SnappyDecompressTest, MatchesLibsnappyForEveryElementShape) {

@@ -47,10 +47,9 @@ Status ZstdCheckContentSize(std::span<const uint8_t> in, uint64_t expected);
 Result<int64_t> ZstdFrameContentSize(std::span<const uint8_t> in);
 
 // floe's own decoder of one LZ4 block into at most out.size() bytes: the
-// number of bytes written, or Corrupt (naming `codec`) for a malformed block,
-// one that decodes to more than `out`, or one that breaks the format's
-// end-of-block rules. It may write anywhere in `out`, past the bytes it
-// reports too.
+// number of bytes written, or Corrupt (naming `codec`) for a malformed block
+// or one that decodes to more than `out`. It may write anywhere in `out`,
+// past the bytes it reports too.
 Result<size_t> Lz4DecodeBlock(Codec codec, std::span<const uint8_t> in, std::span<uint8_t> out);
 Status Lz4RawDecompress(std::span<const uint8_t> in, std::span<uint8_t> out);
 Status Lz4HadoopDecompress(std::span<const uint8_t> in, std::span<uint8_t> out);

@@ -15,9 +15,15 @@
 // overwrites the excess), and checks only what no slack can cover: a
 // match's offset and a long length. A sequence that would leave the slack
 // is given back whole to the exact loop, which decodes the rest with
-// byte-precise checks and the end-of-block rules liblz4 enforces (the last
-// sequence is literals that end the input; a match never ends within the
-// last 5 bytes of the output), so blocks liblz4 rejected stay rejected.
+// byte-precise checks.
+//
+// What is accepted: sequences that stay inside both spans, whose matches
+// start within the output so far (offset 0 is invalid), the last of them
+// literals that end the input. The format's other end-of-block conditions
+// (the last 5 bytes are literals, the last match starts 12 bytes before the
+// end) are rules for encoders that a decoder may enforce or not; every
+// encoder keeps them, and liblz4 enforces them on some paths and not on
+// others, so floe leaves them out rather than refuse blocks liblz4 reads.
 
 #include <cstdint>
 #include <cstring>
@@ -31,14 +37,22 @@ namespace {
 // The widest over-copy of the fast loop: literals of up to 64 bytes in
 // 16-byte steps; matches in 8-byte steps, up to 7 bytes past their end.
 constexpr size_t kSlack = 64;
-// The block format's end rules (lz4_Block_format.md, "End of block
-// conditions"), as liblz4 checks them.
-constexpr size_t kLastLiterals = 5;  // the last 5 bytes of output are literals
-constexpr size_t kMatchLimit = 12;   // a match starts at least 12 bytes before the end
 constexpr size_t kMinMatch = 4;
 
 inline void Copy16(uint8_t* dst, const uint8_t* src) { std::memcpy(dst, src, 16); }
 inline void Copy8(uint8_t* dst, const uint8_t* src) { std::memcpy(dst, src, 8); }
+
+// Adds the length bytes that follow a nibble of 15 (a byte of 255 means
+// another follows) to `length`; false when they run past `end`.
+inline bool AddLengthBytes(const uint8_t*& ip, const uint8_t* end, size_t* length) {
+  size_t add;
+  do {
+    if (ip == end) return false;
+    add = *ip++;
+    *length += add;
+  } while (add == 255);
+  return true;
+}
 
 [[gnu::noinline, gnu::cold]] Status BadMatchOffset(Codec codec, size_t offset, size_t output_so_far) {
   return Malformed(codec, StrCat("match offset ", offset, " at output byte ", output_so_far));
@@ -150,13 +164,8 @@ Result<size_t> Lz4DecodeBlock(Codec codec, std::span<const uint8_t> in, std::spa
     if (ip == ip_end) return Malformed(codec, "LZ4 block ends after a match, not with literals");
     const unsigned token = *ip++;
     size_t literals = token >> 4;
-    if (literals == 15) {
-      size_t add;
-      do {
-        if (ip == ip_end) return Malformed(codec, "literal length runs past the input");
-        add = *ip++;
-        literals += add;
-      } while (add == 255);
+    if (literals == 15 && !AddLengthBytes(ip, ip_end, &literals)) {
+      return Malformed(codec, "literal length runs past the input");
     }
     const size_t in_left = static_cast<size_t>(ip_end - ip);
     const size_t out_left = static_cast<size_t>(op_end - op);
@@ -165,30 +174,17 @@ Result<size_t> Lz4DecodeBlock(Codec codec, std::span<const uint8_t> in, std::spa
     std::memcpy(op, ip, literals);
     ip += literals;
     op += literals;
-    // The last sequence: its literals end the input. liblz4 also takes any
-    // sequence whose literals reach within 12 bytes of the output's end or
-    // within 8 bytes of the input's end as the last, and so must they be.
-    if (ip == ip_end) break;
-    if (out_left - literals < kMatchLimit || in_left - literals < 2 + 1 + kLastLiterals) {
-      return Malformed(codec, "LZ4 block's last literals do not end it");
-    }
+    if (ip == ip_end) break;  // the last sequence: its literals end the input
+    if (in_left - literals < 2) return Malformed(codec, "match offset runs past the input");
     const size_t offset = size_t{ip[0]} | size_t{ip[1]} << 8;
     ip += 2;
     size_t length = token & 15;
-    if (length == 15) {
-      size_t add;
-      do {
-        if (ip == ip_end) return Malformed(codec, "match length runs past the input");
-        add = *ip++;
-        length += add;
-      } while (add == 255);
+    if (length == 15 && !AddLengthBytes(ip, ip_end, &length)) {
+      return Malformed(codec, "match length runs past the input");
     }
     length += kMinMatch;
     if (offset == 0 || offset > static_cast<size_t>(op - base)) return BadMatchOffset(codec, offset, op - base);
     if (length > static_cast<size_t>(op_end - op)) return TooLarge(codec, out.size());
-    if (static_cast<size_t>(op_end - op) - length < kLastLiterals) {
-      return Malformed(codec, "LZ4 match ends within the last 5 bytes of the output");
-    }
     const uint8_t* const from = op - offset;
     for (size_t i = 0; i < length; ++i) op[i] = from[i];
     op += length;

@@ -132,17 +132,18 @@ class ByteArrayValueDecoder final : public ValueDecoder {
   // A value of at most kShortPlainValue bytes, most strings, is copied as a
   // fixed kShortPlainValue bytes (two 16-byte loads and stores, not a memcpy
   // call per value). That copy may read past the value into the page's next
-  // length and bytes, and write past it into the batch's slack, where the
-  // next value overwrites it. Within kShortPlainValue of the page's end,
+  // length and bytes, and write past it into the batch's reserved room, where
+  // the next value overwrites it. Within kShortPlainValue of the page's end,
   // values take the exact copy.
   Status DecodePlainInto(int64_t n, LeafBatch* out) {
     const bool first_append = out->offsets.size() == 0;
     const int64_t base = out->data.size();
     FLOE_RETURN_IF_ERROR(out->offsets.Reserve((n + 1) * 4));
-    // The bytes of n values fit in what is left of the page (each value also
-    // takes a 4-byte length there); kShortPlainValue more let the last fixed
-    // copy write past its value.
-    FLOE_RETURN_IF_ERROR(out->data.Reserve(plain_end_ - plain_pos_ + kShortPlainValue));
+    // The bytes of n values fit in what is left of the page, and so does a
+    // fixed copy: it is taken only where kShortPlainValue bytes of page
+    // remain after the value's 4-byte length, so it ends at least 4 bytes
+    // short of what the page could still give.
+    FLOE_RETURN_IF_ERROR(out->data.Reserve(plain_end_ - plain_pos_));
     if (first_append) out->offsets.UnsafeAppend(int32_t{0});
     uint8_t* const data = out->data.mutable_data() + base;
     int32_t* const offsets = reinterpret_cast<int32_t*>(out->offsets.mutable_data() + out->offsets.size());
