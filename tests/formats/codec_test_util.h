@@ -4,7 +4,10 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <cstring>
+#include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "floe/formats/compression/codec.h"
@@ -33,6 +36,46 @@ inline void ExpectDecodesTo(Codec codec, const std::vector<uint8_t>& block, cons
   const Status status = DecodeGuarded(codec, block, raw.size(), &back);
   ASSERT_TRUE(status.ok()) << what << ": " << status.ToString();
   ASSERT_EQ(back, raw) << what;
+}
+
+// `size` bytes in every shape a block decoder must handle, each named:
+// random bytes (one long literal run); periodic bytes whose period puts
+// copies below 8, between 8 and 16 and above, overlapping their own output;
+// and what Parquet pages hold: sequential int64s, doubles, and 32-byte
+// strings after their 4-byte lengths.
+inline std::vector<std::pair<std::string, std::vector<uint8_t>>> BlockShapes(size_t size, std::mt19937_64& rng) {
+  std::vector<std::pair<std::string, std::vector<uint8_t>>> shapes;
+  const std::string at = " size " + std::to_string(size);
+  std::vector<uint8_t> random(size);
+  for (auto& b : random) b = static_cast<uint8_t>(rng());
+  shapes.emplace_back("random" + at, std::move(random));
+  for (const size_t period : {size_t{1}, size_t{2}, size_t{3}, size_t{7}, size_t{8}, size_t{9}, size_t{15}, size_t{16},
+                              size_t{17}, size_t{40}, size_t{100}}) {
+    std::vector<uint8_t> periodic(size);
+    for (size_t i = 0; i < size; ++i) periodic[i] = static_cast<uint8_t>((i % period) * 37 + 1);
+    shapes.emplace_back("period " + std::to_string(period) + at, std::move(periodic));
+  }
+  std::vector<uint8_t> sequential(size);
+  for (size_t i = 0; i + 8 <= size; i += 8) {
+    const int64_t v = static_cast<int64_t>(i / 8) + 1000;
+    std::memcpy(&sequential[i], &v, 8);
+  }
+  shapes.emplace_back("sequential" + at, std::move(sequential));
+  std::vector<uint8_t> doubles(size);
+  for (size_t i = 0; i + 8 <= size; i += 8) {
+    const double v = static_cast<double>(rng() % 1000000007) / 1024.0;
+    std::memcpy(&doubles[i], &v, 8);
+  }
+  shapes.emplace_back("doubles" + at, std::move(doubles));
+  std::vector<uint8_t> strings;
+  while (strings.size() < size) {
+    const uint8_t length[4] = {32, 0, 0, 0};
+    strings.insert(strings.end(), length, length + 4);
+    for (int k = 0; k < 32; ++k) strings.push_back(static_cast<uint8_t>("0123456789abcdef"[rng() % 16]));
+  }
+  strings.resize(size);
+  shapes.emplace_back("strings" + at, std::move(strings));
+  return shapes;
 }
 
 }  // namespace floe::compression::codec_testing

@@ -42,40 +42,7 @@ TEST(Lz4BlockDecompressTest, MatchesLiblz4ForEverySequenceShape) {
   for (const size_t size :
        {size_t{1}, size_t{12}, size_t{13}, size_t{15}, size_t{16}, size_t{17}, size_t{63}, size_t{64}, size_t{65},
         size_t{66}, size_t{129}, size_t{200}, size_t{4096}, size_t{70000}, size_t{1} << 20}) {
-    std::vector<uint8_t> random(size);
-    for (auto& b : random) b = static_cast<uint8_t>(rng());
-    ExpectRoundTrip(random, "random " + std::to_string(size));  // one literal run, with length bytes
-
-    // Periodic data: matches whose offset is below 8, between 8 and 16 and
-    // above, overlapping their own output, with long length bytes.
-    for (const size_t period : {size_t{1}, size_t{2}, size_t{3}, size_t{7}, size_t{8}, size_t{9}, size_t{15},
-                                size_t{16}, size_t{17}, size_t{40}, size_t{100}}) {
-      std::vector<uint8_t> periodic(size);
-      for (size_t i = 0; i < size; ++i) periodic[i] = static_cast<uint8_t>((i % period) * 37 + 1);
-      ExpectRoundTrip(periodic, "period " + std::to_string(period) + " size " + std::to_string(size));
-    }
-    // What Parquet pages hold: sequential int64s, doubles, and 32-byte
-    // strings after their 4-byte lengths (literal runs of 15 to 64 bytes).
-    std::vector<uint8_t> sequential(size);
-    for (size_t i = 0; i + 8 <= size; i += 8) {
-      const int64_t v = static_cast<int64_t>(i / 8) + 1000;
-      std::memcpy(&sequential[i], &v, 8);
-    }
-    ExpectRoundTrip(sequential, "sequential " + std::to_string(size));
-    std::vector<uint8_t> doubles(size);
-    for (size_t i = 0; i + 8 <= size; i += 8) {
-      const double v = static_cast<double>(rng() % 1000000007) / 1024.0;
-      std::memcpy(&doubles[i], &v, 8);
-    }
-    ExpectRoundTrip(doubles, "doubles " + std::to_string(size));
-    std::vector<uint8_t> strings;
-    while (strings.size() < size) {
-      const uint8_t length[4] = {32, 0, 0, 0};
-      strings.insert(strings.end(), length, length + 4);
-      for (int k = 0; k < 32; ++k) strings.push_back(static_cast<uint8_t>("0123456789abcdef"[rng() % 16]));
-    }
-    strings.resize(size);
-    ExpectRoundTrip(strings, "strings " + std::to_string(size));
+    for (const auto& [what, raw] : codec_testing::BlockShapes(size, rng)) ExpectRoundTrip(raw, what);
   }
 }
 
