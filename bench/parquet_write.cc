@@ -6,8 +6,8 @@
 //       default level) and ROW_GROUP_ROWS; prints "<best wall ms> <best cpu ms>",
 //       the CPU time being this process's (user + system) around one write:
 //       Open, every Write, Close. PAGE_ROWS, when given, cuts pages by that
-//       many rows alone (the byte limit raised to 1 GiB): PAGE_ROWS = ROW_GROUP_ROWS writes
-//       one page per row group, DuckDB's layout.
+//       many rows alone (the byte limit raised to 1 GiB): PAGE_ROWS =
+//       ROW_GROUP_ROWS writes one page per row group, DuckDB's layout.
 //   floe_parquet_write describe FILE
 //       prints what FILE holds, one line: row groups, data pages, encodings,
 //       whether pages carry a CRC, whether chunks have a column and an offset

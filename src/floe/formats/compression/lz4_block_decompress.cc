@@ -43,11 +43,12 @@ inline void Copy16(uint8_t* dst, const uint8_t* src) { std::memcpy(dst, src, 16)
 inline void Copy8(uint8_t* dst, const uint8_t* src) { std::memcpy(dst, src, 8); }
 
 // Adds the length bytes that follow a nibble of 15 (a byte of 255 means
-// another follows) to `length`; false when they run past `end`.
+// another follows) to `length`; false when they reach `end`. `ip` may start
+// past `end` (the fast loop's limit is not the input's end).
 inline bool AddLengthBytes(const uint8_t*& ip, const uint8_t* end, size_t* length) {
   size_t add;
   do {
-    if (ip == end) return false;
+    if (ip >= end) return false;
     add = *ip++;
     *length += add;
   } while (add == 255);
@@ -85,13 +86,7 @@ Result<size_t> Lz4DecodeBlock(Codec codec, std::span<const uint8_t> in, std::spa
       if (literals != 15) {
         Copy16(op, ip);
       } else {
-        size_t add;
-        do {
-          add = *ip++;
-          literals += add;
-        } while (add == 255 && ip < ip_fast_end);
-        // The length bytes may end one byte past ip_fast_end.
-        if (add == 255 || ip > ip_fast_end || literals > static_cast<size_t>(ip_fast_end - ip) ||
+        if (!AddLengthBytes(ip, ip_fast_end, &literals) || literals > static_cast<size_t>(ip_fast_end - ip) ||
             literals > static_cast<size_t>(op_fast_end - op)) {
           ip = sequence_ip;
           op = sequence_op;
@@ -121,24 +116,13 @@ Result<size_t> Lz4DecodeBlock(Codec codec, std::span<const uint8_t> in, std::spa
       const size_t offset = size_t{ip[0]} | size_t{ip[1]} << 8;
       ip += 2;
       size_t length = token & 15;
-      if (length == 15) {
-        size_t add;
-        do {
-          add = *ip++;
-          length += add;
-        } while (add == 255 && ip < ip_fast_end);
-        if (add == 255) {
-          ip = sequence_ip;
-          op = sequence_op;
-          break;
-        }
-      }
-      length += kMinMatch;
-      if (length > static_cast<size_t>(op_fast_end - op)) {
+      if ((length == 15 && !AddLengthBytes(ip, ip_fast_end, &length)) ||
+          length + kMinMatch > static_cast<size_t>(op_fast_end - op)) {
         ip = sequence_ip;
         op = sequence_op;
         break;
       }
+      length += kMinMatch;
       // offset - 1 wraps for offset 0, so one compare rejects both ends.
       if (offset - 1 >= static_cast<size_t>(op - base)) return BadMatchOffset(codec, offset, op - base);
       const uint8_t* const from = op - offset;
