@@ -124,7 +124,7 @@ if (command === 'generate') {
   if (!(kind in kinds)) throw new Error(`unknown kind ${kind}`);
   await conn.run(`COPY (SELECT ${kinds[kind]} AS x FROM range(${Number(rows)}) t(i)) TO '${file}' (FORMAT parquet, COMPRESSION uncompressed)`);
 } else if (command === 'write') {
-  const [src, out, codec, rowGroupRows, runs, check] = args;
+  const [src, out, codec, rowGroupRows, runs] = args;
   // One thread, as floe's writer: DuckDB's COPY would otherwise encode row
   // groups in parallel. Input and output as floe's: in memory, to OUT.
   await conn.run('SET threads = 1');
@@ -141,15 +141,16 @@ if (command === 'generate') {
     bestCpu = Math.min(bestCpu, (used.user + used.system) / 1e3);
   }
   console.log(`${best.toFixed(3)} ${bestCpu.toFixed(3)}`);
-  if (check) {
-    const one = async (sql) => (await conn.runAndReadAll(sql)).getRowObjectsJson()[0].n;
-    const diff = await one(`SELECT count(*)::BIGINT AS n FROM read_parquet('${src}') a POSITIONAL JOIN read_parquet('${check}') b
-                            WHERE a.x IS DISTINCT FROM b.x`);
-    const srcRows = await one(`SELECT count(*)::BIGINT AS n FROM read_parquet('${src}')`);
-    const checkRows = await one(`SELECT count(*)::BIGINT AS n FROM read_parquet('${check}')`);
-    console.log(`${srcRows} ${checkRows} ${diff}`);
-  }
+} else if (command === 'same') {
+  // "SRC_ROWS FILE_ROWS DIFFERING": FILE read back against SRC, row by row.
+  const [src, file] = args;
+  const one = async (sql) => (await conn.runAndReadAll(sql)).getRowObjectsJson()[0].n;
+  const diff = await one(`SELECT count(*)::BIGINT AS n FROM read_parquet('${src}') a POSITIONAL JOIN read_parquet('${file}') b
+                          WHERE a.x IS DISTINCT FROM b.x`);
+  const srcRows = await one(`SELECT count(*)::BIGINT AS n FROM read_parquet('${src}')`);
+  const fileRows = await one(`SELECT count(*)::BIGINT AS n FROM read_parquet('${file}')`);
+  console.log(`${srcRows} ${fileRows} ${diff}`);
 } else {
-  console.error('usage: duckdb.mjs generate DIR ROWS | scan FILE EXPR THREADS RUNS | orders GLOB THREADS RUNS | footer FILE RUNS | source KIND ROWS FILE | write SRC OUT CODEC ROW_GROUP_ROWS RUNS [CHECK]');
+  console.error('usage: duckdb.mjs generate DIR ROWS | scan FILE EXPR THREADS RUNS | orders GLOB THREADS RUNS | footer FILE RUNS | source KIND ROWS FILE | write SRC OUT CODEC ROW_GROUP_ROWS RUNS | same SRC FILE');
   process.exit(2);
 }
