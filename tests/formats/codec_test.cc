@@ -245,6 +245,18 @@ TEST(CodecTest, Lz4HadoopFramingWritesBigEndianSizesAndReadsSeveralBlocks) {
   const Status s = Decompress(Codec::kLz4Hadoop, Bytes(lying), {reinterpret_cast<uint8_t*>(out.data()), out.size()});
   ASSERT_TRUE(s.IsCorrupt());
   EXPECT_NE(s.message().find("runs past the input"), std::string::npos) << s.message();
+
+  // A block that holds more than its header says: the message names the
+  // Hadoop block, not only the span the LZ4 decoder was handed.
+  const std::string understated = BigEndian32(600) + BigEndian32(static_cast<uint32_t>(RawLz4(a).size())) + RawLz4(a);
+  const Status over =
+      Decompress(Codec::kLz4Hadoop, Bytes(understated), {reinterpret_cast<uint8_t*>(out.data()), out.size()});
+  ASSERT_TRUE(over.IsCorrupt());
+  EXPECT_NE(over.message().find("more than the expected 600 bytes"), std::string::npos) << over.message();
+  EXPECT_NE(
+      over.message().find("(the LZ4 block at input byte 8, into the last 600 bytes of a Hadoop block of 600 bytes)"),
+      std::string::npos)
+      << over.message();
 }
 
 TEST(CodecTest, Lz4LegacyFallsBackToFrameAndRawBlock) {

@@ -118,7 +118,13 @@ Status Lz4HadoopDecompress(std::span<const uint8_t> in, std::span<uint8_t> out) 
       }
       Result<size_t> n =
           Lz4DecodeBlock(kCodec, in.subspan(in_pos, chunk_size), out.subspan(out_pos, block_end - out_pos));
-      if (!n.ok()) return Status::Corrupt(StrCat(n.status().message(), " (the LZ4 block at input byte ", in_pos, ")"));
+      if (!n.ok()) {
+        // The block decoder's sizes are those of the span it was given: say
+        // which span, so "expected N bytes" is not read as the page's size.
+        return Status::Corrupt(StrCat(n.status().message(), " (the LZ4 block at input byte ", in_pos,
+                                      ", into the last ", block_end - out_pos, " bytes of a Hadoop block of ",
+                                      block_size, " bytes)"));
+      }
       in_pos += chunk_size;
       out_pos += *n;
     } while (out_pos < block_end);
