@@ -9,8 +9,9 @@
 //   - data/geospatial/: GEOMETRY / GEOGRAPHY read as their WKB bytes, equal
 //     to DuckDB's; where the file has a `wkt` column, DuckDB's text of
 //     floe's bytes is that WKT (the files' own expectation);
-//   - **.parquet.encrypted: floe's one-line Unsupported error naming the
-//     encryption (floe does not decrypt);
+//   - **.parquet.encrypted: without keys, floe's one-line PermissionDenied
+//     error naming the encryption; with the keys data/README.md documents,
+//     the rows of the generator that wrote them;
 //   - bad_data/: a one-line Corrupt error, except ARROW-GH-43605 (valid
 //     data that crashed Arrow), compared with DuckDB;
 //   - shredded_variant/: each case of cases.json reads (its binary form)
@@ -28,6 +29,7 @@
 // Exits 0 when every file conforms, 1 otherwise (listing each difference)
 // or when DuckDB is missing (77, skip, with FLOE_ALLOW_MISSING_TOOLS=1).
 import { createRequire } from 'node:module';
+import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { requireFixtures, requireNodeModules } from '../testing/required_tools.mjs';
@@ -43,7 +45,7 @@ const failures = [];
 const fail = (file, what) => failures.push(`${file}: ${what}`);
 const floeRows = (file) => floeRowsOf(floe, path.join(testing, file));
 const used = new Set();  // non-Parquet files a check read (expectations)
-const counts = { duckdb: 0, wkt: 0, unshredded: 0 };
+const counts = { duckdb: 0, wkt: 0, unshredded: 0, decrypted: 0 };
 function compareRows(file, rows, expected, source) {
   const diff = diffRows(rows, expected, source);
   if (diff) fail(file, diff);
@@ -225,12 +227,66 @@ async function checkGeospatial(file) {
 
 // ---- encrypted and bad files ---------------------------------------------
 
-// floe does not decrypt (docs/decisions/0018): one line, Unsupported, naming it.
-function checkEncrypted(file) {
-  const got = floeRows(file);
-  if (!got.error || !/^floe: Unsupported: [^\n]*(encrypted|decrypt)[^\n]*$/.test(got.error)) {
-    fail(file, `expected a one-line Unsupported encryption error, got ${got.error ?? 'rows'}`);
+// Encrypted files (docs/decisions/0065). Without keys: one line,
+// PermissionDenied, naming the encryption. With the keys data/README.md
+// documents: the rows of the generator the files were written from
+// (parquet-cpp's encryption tests: 50 rows; the bloom filter file,
+// parquet-mr: 2000). The README's keys are ASCII digits ("0123456789012345").
+// external_key_material_java's keys are wrapped by a test KMS: only the
+// keyless error is checked there.
+const asciiHex = (s) => Buffer.from(s, 'ascii').toString('hex');
+function documentedKeys(file) {
+  if (file.includes('/aes256/')) {
+    const column = (last) => asciiHex(`1234567890123456789012345678901${last}`);
+    return ['--footer-key', asciiHex('01234567890123456789012345678901'),
+      '--column-key', `double_field=${column(2)}`, '--column-key', `float_field=${column(3)}`,
+      '--column-key', `boolean_field=${column(4)}`, '--column-key', `int32_field=${column(5)}`,
+      '--column-key', `ba_field=${column(6)}`, '--column-key', `flba_field=${column(7)}`,
+      '--column-key', `int64_field.list.element=${column(8)}`, '--column-key', `int96_field=${column(9)}`];
   }
+  return ['--footer-key', asciiHex('0123456789012345'), '--column-key', `double_field=${asciiHex('1234567890123450')}`,
+    '--column-key', `float_field=${asciiHex('1234567890123451')}`];
+}
+function generatorRowDiff(file, row, i) {
+  if (file.includes('bloom_filter')) {
+    const want = { double_field: i + 0.5, float_field: i + 0.25, int32_field: i, name: `name_${i}` };
+    return JSON.stringify(row) === JSON.stringify(want) ? null : `want ${JSON.stringify(want)}`;
+  }
+  const byte = i.toString(16).padStart(2, '0');
+  const checks = [
+    ['boolean_field', row.boolean_field === (i % 2 === 0)],
+    ['int32_field', row.int32_field === `00:00:00.${String(i).padStart(3, '0')}000`],
+    ['int64_field', JSON.stringify(row.int64_field) === JSON.stringify([2 * i * 1e12, (2 * i + 1) * 1e12])],
+    ['float_field', Math.fround(row.float_field) === Math.fround(Math.fround(i) * Math.fround(1.1))],
+    ['double_field', row.double_field === i * 1.1111111],
+    ['ba_field', row.ba_field === (i % 2 === 0 ? asciiHex(`parquet${String(i).padStart(3, '0')}`) : null)],
+    ['flba_field', row.flba_field === byte.repeat(10)],
+  ];
+  const wrong = checks.filter(([, ok]) => !ok).map(([name]) => name);
+  return wrong.length ? `${wrong.join(', ')} differ from the generator` : null;
+}
+function checkEncrypted(file) {
+  const keyless = floeRows(file);
+  if (!keyless.error || !/^floe: PermissionDenied: [^\n]*encrypted[^\n]*$/.test(keyless.error)) {
+    fail(file, `expected a one-line PermissionDenied error without keys, got ${keyless.error ?? 'rows'}`);
+  }
+  if (file.includes('external_key_material')) return;
+  const args = ['--format', 'jsonl', 'parquet', 'cat', path.join(testing, file), ...documentedKeys(file)];
+  if (file.includes('disable_aad_storage')) args.push('--aad-prefix', 'tester');
+  let rows;
+  try {
+    rows = execFileSync(floe, args, { stdio: ['ignore', 'pipe', 'pipe'] }).toString().split('\n')
+      .filter((l) => l.length > 0).map((l) => JSON.parse(l));
+  } catch (e) {
+    return fail(file, `floe with the documented keys: ${(e.stderr ?? '').toString().trim()}`);
+  }
+  const expected = file.includes('bloom_filter') ? 2000 : 50;
+  if (rows.length !== expected) return fail(file, `decrypted ${rows.length} rows, the generator wrote ${expected}`);
+  for (let i = 0; i < rows.length; ++i) {
+    const diff = generatorRowDiff(file, rows[i], i);
+    if (diff) return fail(file, `row ${i}: ${JSON.stringify(rows[i])}: ${diff}`);
+  }
+  ++counts.decrypted;
 }
 
 async function checkBadData(file) {
@@ -345,7 +401,7 @@ const rules = [
   [/^data\/[^/]+_expect\.csv$/, 'expected values, read by the check of its .parquet'],
   [/^data\/[^/]+\.md$/, 'a description of a data file, whose values are checked against DuckDB, its _expect.csv or this script'],
   [/^data\/bloom_filter(\.xxhash)?\.bin$/, 'a bloom filter header and bitset, not Parquet: checked by formats.MetadataFixturesTest.DecodesBloomFilterHeaders'],
-  [/^data\/_KEY_MATERIAL_FOR_[^/]+\.json$/, 'key material of an encrypted file; floe does not decrypt'],
+  [/^data\/_KEY_MATERIAL_FOR_[^/]+\.json$/, 'key material of an encrypted file, wrapped by a test KMS floe does not implement'],
   [/^data\/geospatial\/[^/]+\.(py|yaml)$/, 'the generator of the geospatial files and its input (the files carry the WKT)'],
   [/^variant\/[^/]+\.(metadata|value)$/, 'a Variant binary pair, not Parquet: decoded and checked by formats.ParquetVariantTest'],
   [/^variant\/(data_dictionary\.json|regen\.py)$/, 'the expected values of variant/ (formats.ParquetVariantTest) and their generator'],
@@ -385,4 +441,5 @@ if (failures.length > 0) {
   process.exit(1);
 }
 console.log(`all ${checked} parquet-testing files conform (${counts.duckdb} compared with DuckDB, ` +
-  `${counts.wkt} geometries with their WKT, ${counts.unshredded} unshredded variants byte for byte)`);
+  `${counts.wkt} geometries with their WKT, ${counts.unshredded} unshredded variants byte for byte, ` +
+  `${counts.decrypted} encrypted files decrypted to their generator's rows)`);

@@ -23,10 +23,65 @@ namespace {
 
 using parquet::ParquetFileReader;
 
-Result<std::unique_ptr<ParquetFileReader>> OpenParquet(CommandContext& ctx, const std::string& path) {
-  FLOE_ASSIGN_OR_RETURN(auto io, ctx.FileIOFor(path));
-  return ParquetFileReader::Open(io, path);
+// Keys for files with Parquet modular encryption, given on the command line.
+struct KeyArgs {
+  std::string footer_key;                // hex
+  std::vector<std::string> column_keys;  // PATH=HEX
+  std::optional<std::string> aad_prefix;
+};
+
+Result<std::string> KeyFromHex(std::string_view hex, std::string_view what) {
+  auto nibble = [](char c) -> int {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+  };
+  std::string key;
+  for (size_t i = 0; i + 1 < hex.size(); i += 2) {
+    const int hi = nibble(hex[i]), lo = nibble(hex[i + 1]);
+    if (hi < 0 || lo < 0) break;
+    key.push_back(static_cast<char>(hi << 4 | lo));
+  }
+  if (key.size() * 2 != hex.size() || (key.size() != 16 && key.size() != 24 && key.size() != 32)) {
+    return Status::InvalidArgument(StrCat(what, " takes an AES key as 32, 48 or 64 hex digits, not ", Quote(hex)));
+  }
+  return key;
 }
+
+void AddKeyOptions(CLI::App* command, KeyArgs* keys) {
+  command->add_option("--footer-key", keys->footer_key, "Encrypted files: the footer key, in hex");
+  command->add_option("--column-key", keys->column_keys, "Encrypted files: a column's key, as PATH=HEX (repeatable)");
+  command->add_option("--aad-prefix", keys->aad_prefix, "Encrypted files: the AAD prefix the file does not store");
+}
+
+Result<std::unique_ptr<ParquetFileReader>> OpenParquet(CommandContext& ctx, const std::string& path,
+                                                       const KeyArgs& key_args) {
+  FLOE_ASSIGN_OR_RETURN(auto io, ctx.FileIOFor(path));
+  parquet::ReaderOptions options;
+  if (!key_args.footer_key.empty() || !key_args.column_keys.empty() || key_args.aad_prefix) {
+    auto keys = std::make_shared<parquet::DecryptionKeys>();
+    if (!key_args.footer_key.empty()) {
+      FLOE_ASSIGN_OR_RETURN(keys->footer_key, KeyFromHex(key_args.footer_key, "--footer-key"));
+    }
+    for (const std::string& column_key : key_args.column_keys) {
+      const size_t eq = column_key.rfind('=');
+      if (eq == std::string::npos || eq == 0) {
+        return Status::InvalidArgument(StrCat("--column-key takes PATH=HEX, not ", Quote(column_key)));
+      }
+      FLOE_ASSIGN_OR_RETURN(keys->column_keys[column_key.substr(0, eq)],
+                            KeyFromHex(std::string_view(column_key).substr(eq + 1), "--column-key"));
+    }
+    keys->aad_prefix = key_args.aad_prefix;
+    options.decryption = std::move(keys);
+  }
+  return ParquetFileReader::Open(io, path, std::move(options));
+}
+
+struct FileArgs {
+  std::string path;
+  KeyArgs keys;
+};
 
 // The annotation of a node as parquet-format's schema syntax writes it.
 std::string Annotation(const parquet::SchemaNode& n) {
@@ -70,8 +125,8 @@ void PrintNode(const parquet::ParquetSchema& schema, int index, int depth, std::
   out << indent << "}\n";
 }
 
-Status Schema(CommandContext& ctx, const std::string& path) {
-  FLOE_ASSIGN_OR_RETURN(auto reader, OpenParquet(ctx, path));
+Status Schema(CommandContext& ctx, const FileArgs& args) {
+  FLOE_ASSIGN_OR_RETURN(auto reader, OpenParquet(ctx, args.path, args.keys));
   const auto& schema = reader->schema();
   std::ostream& out = ctx.out();
   out << "message " << schema.nodes()[0].name << " {\n";
@@ -80,11 +135,11 @@ Status Schema(CommandContext& ctx, const std::string& path) {
   return Status::OK();
 }
 
-Status Meta(CommandContext& ctx, const std::string& path) {
-  FLOE_ASSIGN_OR_RETURN(auto reader, OpenParquet(ctx, path));
+Status Meta(CommandContext& ctx, const FileArgs& args) {
+  FLOE_ASSIGN_OR_RETURN(auto reader, OpenParquet(ctx, args.path, args.keys));
   const parquet::FileMetaData& md = reader->metadata();
   std::ostream& out = ctx.out();
-  out << "file: " << path << " (" << reader->file_size() << " bytes)\n"
+  out << "file: " << args.path << " (" << reader->file_size() << " bytes)\n"
       << "created_by: " << md.created_by.value_or("(not set)") << "\n"
       << "format version: " << md.version << ", rows: " << md.num_rows << ", row groups: " << md.row_groups.size()
       << ", columns: " << reader->schema().num_columns() << "\n";
@@ -169,10 +224,11 @@ struct CatArgs {
   std::string path;
   std::string columns;  // comma-separated top-level names; empty: all
   int64_t limit = -1;   // rows; -1: all
+  KeyArgs keys;
 };
 
 Status Cat(CommandContext& ctx, const CatArgs& args) {
-  FLOE_ASSIGN_OR_RETURN(std::shared_ptr<const ParquetFileReader> file, OpenParquet(ctx, args.path));
+  FLOE_ASSIGN_OR_RETURN(std::shared_ptr<const ParquetFileReader> file, OpenParquet(ctx, args.path, args.keys));
   parquet::ScanOptions options;
   if (!args.columns.empty()) {
     options.columns.emplace();
@@ -205,10 +261,11 @@ struct RewriteArgs {
   bool page_index = true;
   std::string bloom;  // comma-separated leaf column paths
   std::string boolean_encoding = "plain";
+  KeyArgs keys;  // of the input
 };
 
 Status Rewrite(CommandContext& ctx, const RewriteArgs& args) {
-  FLOE_ASSIGN_OR_RETURN(std::shared_ptr<const ParquetFileReader> file, OpenParquet(ctx, args.in));
+  FLOE_ASSIGN_OR_RETURN(std::shared_ptr<const ParquetFileReader> file, OpenParquet(ctx, args.in, args.keys));
   parquet::WriterOptions options;
   FLOE_ASSIGN_OR_RETURN(options.codec, compression::CodecFromName(args.codec));
   options.compression_level = args.level;
@@ -260,15 +317,17 @@ Status Rewrite(CommandContext& ctx, const RewriteArgs& args) {
 void AddParquetCommands(CLI::App& app, CommandSet& commands) {
   CLI::App* parquet = commands.AddGroup(app, "parquet", "Parquet files: schema, meta, cat, rewrite");
 
-  auto* schema_path = &commands.Keep<std::string>();
+  auto* schema_args = &commands.Keep<FileArgs>();
   CLI::App* schema = commands.Add(*parquet, "schema", "The schema tree with logical types and field ids",
-                                  [schema_path](CommandContext& ctx) { return Schema(ctx, *schema_path); });
-  schema->add_option("file", *schema_path, "Parquet file location")->required();
+                                  [schema_args](CommandContext& ctx) { return Schema(ctx, *schema_args); });
+  schema->add_option("file", schema_args->path, "Parquet file location")->required();
+  AddKeyOptions(schema, &schema_args->keys);
 
-  auto* meta_path = &commands.Keep<std::string>();
+  auto* meta_args = &commands.Keep<FileArgs>();
   CLI::App* meta = commands.Add(*parquet, "meta", "Row groups and column chunks: encodings, codec, sizes, statistics",
-                                [meta_path](CommandContext& ctx) { return Meta(ctx, *meta_path); });
-  meta->add_option("file", *meta_path, "Parquet file location")->required();
+                                [meta_args](CommandContext& ctx) { return Meta(ctx, *meta_args); });
+  meta->add_option("file", meta_args->path, "Parquet file location")->required();
+  AddKeyOptions(meta, &meta_args->keys);
 
   auto* cat_args = &commands.Keep<CatArgs>();
   CLI::App* cat = commands.Add(*parquet, "cat", "The rows (--format table|csv|json|jsonl)",
@@ -276,6 +335,7 @@ void AddParquetCommands(CLI::App& app, CommandSet& commands) {
   cat->add_option("file", cat_args->path, "Parquet file location")->required();
   cat->add_option("--columns", cat_args->columns, "Top-level columns to print, comma-separated (default: all)");
   cat->add_option("--limit", cat_args->limit, "Print at most this many rows")->check(CLI::NonNegativeNumber);
+  AddKeyOptions(cat, &cat_args->keys);
 
   auto* rw = &commands.Keep<RewriteArgs>();
   CLI::App* rewrite = commands.Add(*parquet, "rewrite", "Read any Parquet file and write it again with floe's writer",
@@ -295,6 +355,7 @@ void AddParquetCommands(CLI::App& app, CommandSet& commands) {
   rewrite->add_option("--boolean-encoding", rw->boolean_encoding, "BOOLEAN columns: plain or rle")
       ->capture_default_str();
   rewrite->add_option("--bloom", rw->bloom, "Leaf columns that get bloom filters, comma-separated dotted paths");
+  AddKeyOptions(rewrite, &rw->keys);
 }
 
 }  // namespace floe::cli

@@ -6,6 +6,53 @@
 #include "floe/formats/parquet/metadata_codec.h"
 
 namespace floe::parquet {
+namespace {
+
+// spec (Encryption.md): an encrypted filter is two modules, the header and
+// then the bitset. `bytes` holds the file from `offset` on, perhaps not all
+// of the filter.
+Result<std::optional<SplitBlockBloomFilter>> ReadEncryptedBloomFilter(const ParquetFileReader& file,
+                                                                      const ModuleDecryptor& decryptor,
+                                                                      int64_t offset, Buffer bytes,
+                                                                      const std::string& where) {
+  // The bytes from `at` through the module there (its length prefix first).
+  auto module_at = [&](int64_t at) -> Result<Buffer> {
+    if (at + 4 > bytes.size()) {
+      if (offset + at + 4 > file.file_size()) return Status::Corrupt(StrCat(where, " runs past the file"));
+      FLOE_ASSIGN_OR_RETURN(bytes, file.file().Read(offset, at + 4));
+    }
+    const uint8_t* p = bytes.data() + at;
+    const int64_t length = int64_t{p[0]} | int64_t{p[1]} << 8 | int64_t{p[2]} << 16 | int64_t{p[3]} << 24;
+    if (offset + at + 4 + length > file.file_size()) {
+      return Status::Corrupt(StrCat(where, ": an encrypted module of ", length, " bytes runs past the file"));
+    }
+    if (at + 4 + length > bytes.size()) {
+      FLOE_ASSIGN_OR_RETURN(bytes, file.file().Read(offset, at + 4 + length));
+    }
+    return bytes.Slice(at, 4 + length);
+  };
+  FLOE_ASSIGN_OR_RETURN(const Buffer header_module, module_at(0));
+  auto header_bytes = decryptor.Decrypt(ModuleType::kBloomFilterHeader, header_module.span());
+  if (!header_bytes.ok()) return header_bytes.status().WithContext(StrCat(where, " header"));
+  auto header = DecodeBloomFilterHeader(header_bytes->span());
+  if (!header.ok()) return header.status().WithContext(where);
+  if (header->algorithm != BloomFilterAlgorithm::BLOCK || header->hash != BloomFilterHash::XXHASH ||
+      header->compression != BloomFilterCompression::UNCOMPRESSED) {
+    return Status::Corrupt(StrCat(where, ": not a split-block, XXH64, uncompressed filter"));
+  }
+  FLOE_ASSIGN_OR_RETURN(const Buffer bitset_module, module_at(header_module.size()));
+  auto bitset = decryptor.Decrypt(ModuleType::kBloomFilterBitset, bitset_module.span());
+  if (!bitset.ok()) return bitset.status().WithContext(StrCat(where, " bitset"));
+  if (bitset->size() != header->numBytes) {
+    return Status::Corrupt(StrCat(where, ": the bitset holds ", bitset->size(), " bytes, the header says ",
+                                  header->numBytes));
+  }
+  auto filter = SplitBlockBloomFilter::FromBytes(bitset->span());
+  if (!filter.ok()) return filter.status().WithContext(where);
+  return std::optional<SplitBlockBloomFilter>(std::move(*filter));
+}
+
+}  // namespace
 
 Result<std::optional<SplitBlockBloomFilter>> ReadBloomFilter(const ParquetFileReader& file, int row_group,
                                                               int column) {
@@ -28,6 +75,8 @@ Result<std::optional<SplitBlockBloomFilter>> ReadBloomFilter(const ParquetFileRe
   const int64_t length = std::min(first, file.file_size() - offset);
   if (length <= 0) return Status::Corrupt(StrCat(where, " has length ", length));
   FLOE_ASSIGN_OR_RETURN(Buffer bytes, file.file().Read(offset, length));
+  FLOE_ASSIGN_OR_RETURN(const std::optional<ModuleDecryptor> decryptor, file.ColumnDecryptor(row_group, column));
+  if (decryptor) return ReadEncryptedBloomFilter(file, *decryptor, offset, std::move(bytes), where);
   size_t header_size = 0;
   auto header = DecodeBloomFilterHeader(bytes.span(), &header_size);
   if (!header.ok()) return header.status().WithContext(where);

@@ -19,6 +19,15 @@ uint32_t LoadLE32(const uint8_t* p) {
          static_cast<uint32_t>(p[3]) << 24;
 }
 
+std::string Dotted(const ColumnPath& path) {
+  std::string out;
+  for (const std::string_view part : path) {
+    if (!out.empty()) out += '.';
+    out += part;
+  }
+  return out;
+}
+
 }  // namespace
 
 Result<std::unique_ptr<ParquetFileReader>> ParquetFileReader::Open(std::shared_ptr<FileIO> io,
@@ -45,10 +54,8 @@ Status ParquetFileReader::Init(const std::string& path, int64_t footer_guess) {
     tail_ = tail;
     tail_offset_ = size - tail_len;
     const uint8_t* end = tail.data() + tail_len;
-    if (std::memcmp(end - kMagicSize, kEncryptedMagic, kMagicSize) == 0) {
-      return Status::Unsupported(StrCat(name, " has an encrypted footer (magic PARE); floe does not decrypt Parquet"));
-    }
-    if (std::memcmp(end - kMagicSize, kMagic, kMagicSize) != 0) {
+    const bool encrypted_footer = std::memcmp(end - kMagicSize, kEncryptedMagic, kMagicSize) == 0;
+    if (!encrypted_footer && std::memcmp(end - kMagicSize, kMagic, kMagicSize) != 0) {
       return Status::Corrupt(StrCat(name, " does not end with the magic PAR1: not a Parquet file, or truncated"));
     }
     const int64_t footer_len = LoadLE32(end - kTailSize);
@@ -67,10 +74,28 @@ Status ParquetFileReader::Init(const std::string& path, int64_t footer_guess) {
       // The guess was short: one more request for exactly the footer.
       FLOE_ASSIGN_OR_RETURN(footer, file_->Read(size - kTailSize - footer_len, footer_len));
     }
-    auto decoded = DecodeFileMetaData(footer.span());
-    if (!decoded.ok()) return decoded.status().WithContext(name);
-    metadata_ = std::make_shared<const FileMetaData>(std::move(decoded).value());
-    if (options_.footer_cache) options_.footer_cache->Put(path, size, metadata_);
+    FileMetaData decoded_metadata;
+    if (encrypted_footer) {
+      FLOE_ASSIGN_OR_RETURN(decoded_metadata, DecryptFooter(footer.span(), name));
+    } else {
+      size_t consumed = 0;
+      auto decoded = DecodeFileMetaData(footer.span(), &consumed);
+      if (!decoded.ok()) return decoded.status().WithContext(name);
+      decoded_metadata = std::move(decoded).value();
+      if (decoded_metadata.encryption_algorithm && options_.decryption) {
+        FLOE_ASSIGN_OR_RETURN(decryptor_,
+                              FileDecryptor::Make(*decoded_metadata.encryption_algorithm,
+                                                  decoded_metadata.footer_signing_key_metadata, *options_.decryption,
+                                                  name));
+        if (options_.decryption->verify_footer_signature) {
+          FLOE_RETURN_IF_ERROR(VerifyFooterSignature(footer.span(), name));
+        }
+      }
+    }
+    if (decryptor_) FLOE_RETURN_IF_ERROR(DecryptColumnMetaData(&decoded_metadata, name));
+    const bool encrypted = encrypted_footer || decoded_metadata.encryption_algorithm.has_value();
+    metadata_ = std::make_shared<const FileMetaData>(std::move(decoded_metadata));
+    if (options_.footer_cache && !encrypted) options_.footer_cache->Put(path, size, metadata_);
   }
   auto schema = ParquetSchema::Make(metadata_->schema, metadata_->column_orders);
   if (!schema.ok()) return schema.status().WithContext(name);
@@ -91,6 +116,88 @@ Status ParquetFileReader::Init(const std::string& path, int64_t footer_guess) {
   return Status::OK();
 }
 
+Result<FileMetaData> ParquetFileReader::DecryptFooter(std::span<const uint8_t> footer, const std::string& name) {
+  if (!options_.decryption) {
+    return Status::PermissionDenied(StrCat(name, " has an encrypted footer (magic PARE) and no key was given"));
+  }
+  size_t crypto_size = 0;
+  auto crypto = DecodeFileCryptoMetaData(footer, &crypto_size);
+  if (!crypto.ok()) return crypto.status().WithContext(StrCat(name, ": FileCryptoMetaData"));
+  FLOE_ASSIGN_OR_RETURN(decryptor_, FileDecryptor::Make(crypto->encryption_algorithm, crypto->key_metadata,
+                                                        *options_.decryption, name));
+  FLOE_ASSIGN_OR_RETURN(const ModuleDecryptor footer_decryptor, decryptor_->ForFooter());
+  auto plain = footer_decryptor.Decrypt(ModuleType::kFooter, footer.subspan(crypto_size));
+  if (!plain.ok()) return plain.status().WithContext(StrCat(name, ": encrypted footer"));
+  auto decoded = DecodeFileMetaData(plain->span());
+  if (!decoded.ok()) return decoded.status().WithContext(StrCat(name, ": decrypted footer"));
+  return decoded;
+}
+
+Status ParquetFileReader::VerifyFooterSignature(std::span<const uint8_t> footer, const std::string& name) {
+  // spec 5.5: the footer, then its 28-byte signature (nonce and GCM tag).
+  constexpr size_t kSignatureBytes = 28;
+  if (footer.size() < kSignatureBytes) {
+    return Status::Corrupt(StrCat(name, ": a signed footer of ", footer.size(), " bytes has no room for its signature"));
+  }
+  const size_t body = footer.size() - kSignatureBytes;
+  FLOE_ASSIGN_OR_RETURN(const ModuleDecryptor signer, decryptor_->ForFooter());
+  FLOE_ASSIGN_OR_RETURN(const bool verified, signer.VerifySignature(footer.first(body), footer.subspan(body)));
+  if (!verified) {
+    return Status::PermissionDenied(
+        StrCat(name, ": the footer's signature does not verify (a wrong footer key, or an altered footer)"));
+  }
+  return Status::OK();
+}
+
+Status ParquetFileReader::DecryptColumnMetaData(FileMetaData* metadata, const std::string& name) const {
+  for (size_t g = 0; g < metadata->row_groups.size(); ++g) {
+    RowGroup& group = metadata->row_groups[g];
+    const auto ordinal = static_cast<int16_t>(group.ordinal.value_or(static_cast<int16_t>(g)));
+    for (size_t c = 0; c < group.columns.size(); ++c) {
+      ColumnChunk& chunk = group.columns[c];
+      if (!chunk.crypto_metadata || !chunk.encrypted_column_metadata) continue;
+      std::string path;
+      if (const auto* with_key = std::get_if<EncryptionWithColumnKey>(&*chunk.crypto_metadata)) {
+        path = Dotted(with_key->path_in_schema);
+      } else if (chunk.meta_data) {
+        path = Dotted(chunk.meta_data->path_in_schema);
+      }
+      auto decryptor = decryptor_->ForColumn(*chunk.crypto_metadata, path, ordinal, static_cast<int16_t>(c));
+      if (!decryptor.ok()) {
+        if (decryptor.status().IsPermissionDenied()) continue;  // refused when the column is read
+        return decryptor.status();
+      }
+      const auto& bytes = *chunk.encrypted_column_metadata;
+      auto plain = decryptor->Decrypt(ModuleType::kColumnMetaData,
+                                      {reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size()});
+      const std::string where = StrCat(name, ": column ", Quote(path), " in row group ", g, ": encrypted metadata");
+      if (!plain.ok()) return plain.status().WithContext(where);
+      auto decoded = DecodeColumnMetaData(plain->span());
+      if (!decoded.ok()) return decoded.status().WithContext(where);
+      chunk.meta_data = std::move(decoded).value();
+    }
+  }
+  return Status::OK();
+}
+
+Result<std::optional<ModuleDecryptor>> ParquetFileReader::ColumnDecryptor(int row_group, int column) const {
+  if (row_group < 0 || row_group >= num_row_groups() || column < 0 || column >= schema_.num_columns()) {
+    return ColumnChunkMeta(row_group, column).status();  // its message for indexes out of range
+  }
+  const RowGroup& group = metadata_->row_groups[static_cast<size_t>(row_group)];
+  const ColumnChunk& chunk = group.columns[static_cast<size_t>(column)];
+  if (!chunk.crypto_metadata) return std::optional<ModuleDecryptor>();
+  const std::string path = schema_.column(column).dotted_path();
+  if (!decryptor_) {
+    return Status::PermissionDenied(StrCat("parquet file ", Quote(this->path()), ": column ", Quote(path),
+                                           " is encrypted and no key was given for it"));
+  }
+  const auto ordinal = static_cast<int16_t>(group.ordinal.value_or(static_cast<int16_t>(row_group)));
+  FLOE_ASSIGN_OR_RETURN(ModuleDecryptor decryptor,
+                        decryptor_->ForColumn(*chunk.crypto_metadata, path, ordinal, static_cast<int16_t>(column)));
+  return std::optional<ModuleDecryptor>(std::move(decryptor));
+}
+
 Result<const ColumnMetaData*> ParquetFileReader::ColumnChunkMeta(int row_group, int column) const {
   if (row_group < 0 || row_group >= num_row_groups() || column < 0 || column >= schema_.num_columns()) {
     return Status::InvalidArgument(StrCat("parquet file ", Quote(path()), ": no column chunk (row group ", row_group,
@@ -103,20 +210,18 @@ Result<const ColumnMetaData*> ParquetFileReader::ColumnChunkMeta(int row_group, 
     return Status::Unsupported(StrCat(where, " lives in another file (", Quote(*chunk.file_path), ")"));
   }
   if (!chunk.meta_data) {
-    return chunk.crypto_metadata ? Status::Unsupported(StrCat(where, " has encrypted column metadata"))
-                                 : Status::Corrupt(StrCat(where, " has no column metadata"));
+    return chunk.crypto_metadata
+               ? Status::PermissionDenied(StrCat(where, " has encrypted column metadata and no key was given for it"))
+               : Status::Corrupt(StrCat(where, " has no column metadata"));
   }
   return &*chunk.meta_data;
 }
 
 Result<ColumnChunkRange> ParquetFileReader::ColumnChunkBytes(int row_group, int column) const {
   FLOE_ASSIGN_OR_RETURN(const ColumnMetaData* meta, ColumnChunkMeta(row_group, column));
-  if (metadata_->row_groups[static_cast<size_t>(row_group)].columns[static_cast<size_t>(column)].crypto_metadata) {
-    // Plaintext-footer files keep readable metadata, but the pages are encrypted.
-    return Status::Unsupported(StrCat("parquet file ", Quote(path()), ": column ",
-                                      Quote(schema_.column(column).dotted_path()),
-                                      " is encrypted; floe does not decrypt Parquet"));
-  }
+  // Plaintext-footer files keep readable metadata, but the pages are
+  // encrypted: without the column's key its bytes are not worth fetching.
+  FLOE_RETURN_IF_ERROR(ColumnDecryptor(row_group, column).status());
   int64_t start = meta->data_page_offset;
   // Some writers set dictionary_page_offset to 0 when there is none
   // (parquet-testing dict-page-offset-zero.parquet): only a positive offset

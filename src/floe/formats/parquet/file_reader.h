@@ -16,6 +16,7 @@
 #include <string>
 
 #include "floe/base/result.h"
+#include "floe/formats/parquet/encryption.h"
 #include "floe/formats/parquet/metadata.h"
 #include "floe/formats/parquet/schema.h"
 #include "floe/io/file_io.h"
@@ -46,7 +47,13 @@ struct ReaderOptions {
   int64_t max_page_size = 512 << 20;
   // Verify page CRCs where the writer stored them.
   bool verify_page_checksums = true;
+  // Used for unencrypted files only: a decrypted footer is never shared.
   std::shared_ptr<FooterCache> footer_cache;
+  // Keys for files written with Parquet modular encryption. Without them an
+  // encrypted footer, or an encrypted column when it is read, is
+  // PermissionDenied; the plaintext columns of a file with a plaintext
+  // footer read as usual.
+  std::shared_ptr<const DecryptionKeys> decryption;
 };
 
 // The byte range of one column chunk: from its dictionary page (or first
@@ -58,9 +65,12 @@ struct ColumnChunkRange {
 
 class ParquetFileReader {
  public:
-  // Opens `path` and decodes its footer and schema. NotFound / IOError from
-  // storage; Corrupt for a file that is not Parquet or whose footer is
-  // damaged (naming the file); Unsupported for encrypted footers.
+  // Opens `path` and decodes its footer and schema, decrypting the footer and
+  // the column metadata it has keys for (ReaderOptions::decryption). NotFound
+  // / IOError from storage; Corrupt for a file that is not Parquet or whose
+  // footer is damaged (naming the file); PermissionDenied for an encrypted
+  // footer without its key, a wrong key, or a plaintext footer whose
+  // signature does not verify.
   static Result<std::unique_ptr<ParquetFileReader>> Open(std::shared_ptr<FileIO> io, const std::string& path,
                                                          ReaderOptions options = {},
                                                          OpenReadOptions open_options = {});
@@ -80,21 +90,35 @@ class ParquetFileReader {
   // The rows of all row groups (not FileMetaData.num_rows, which some writers leave 0).
   int64_t num_rows() const { return num_rows_; }
 
-  // The column chunk's metadata; Corrupt when the file lacks it (encrypted
-  // column metadata, or a chunk in another file).
+  // The column chunk's metadata; PermissionDenied when it is encrypted and
+  // no key was given for it, Corrupt when the file lacks it, Unsupported for
+  // a chunk in another file.
   Result<const ColumnMetaData*> ColumnChunkMeta(int row_group, int column) const;
   // The bytes to fetch for a column chunk, checked against the file size.
-  // Unsupported for an encrypted column.
+  // PermissionDenied for an encrypted column without its key.
   Result<ColumnChunkRange> ColumnChunkBytes(int row_group, int column) const;
+  // The decryptor of an encrypted column chunk's modules (pages, page index,
+  // bloom filter); nullopt for a plaintext chunk. PermissionDenied when the
+  // chunk is encrypted and no key was given for it.
+  Result<std::optional<ModuleDecryptor>> ColumnDecryptor(int row_group, int column) const;
 
  private:
   ParquetFileReader() = default;
   Status Init(const std::string& path, int64_t footer_guess);
+  // The FileMetaData behind an encrypted footer ("PARE"); `footer` holds the
+  // FileCryptoMetaData and the encrypted footer module.
+  Result<FileMetaData> DecryptFooter(std::span<const uint8_t> footer, const std::string& name);
+  // Plaintext footer mode: checks the signature after the footer.
+  Status VerifyFooterSignature(std::span<const uint8_t> footer, const std::string& name);
+  // Replaces the stripped or missing metadata of encrypted columns whose key
+  // is known with the decrypted encrypted_column_metadata.
+  Status DecryptColumnMetaData(FileMetaData* metadata, const std::string& name) const;
 
   std::shared_ptr<FileIO> io_;
   std::unique_ptr<RandomAccessFile> file_;
   ReaderOptions options_;
   std::shared_ptr<const FileMetaData> metadata_;
+  std::shared_ptr<const FileDecryptor> decryptor_;  // null for a plaintext file, or without keys
   Buffer tail_;              // the footer read's bytes (empty with a footer cache hit)
   int64_t tail_offset_ = 0;  // where they start in the file
   ParquetSchema schema_;

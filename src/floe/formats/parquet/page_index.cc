@@ -89,13 +89,25 @@ Result<std::vector<ColumnPageIndex>> ReadPageIndex(const ParquetFileReader& file
     const std::string where = StrCat("parquet file ", Quote(file.path()), ": column ",
                                      Quote(file.schema().column(column).dotted_path()), " in row group ", row_group);
     ColumnPageIndex& index = out[slots[i].column_position];
+    std::span<const uint8_t> encoded = bytes[i].span();
+    Buffer decrypted;
+    FLOE_ASSIGN_OR_RETURN(const std::optional<ModuleDecryptor> decryptor, file.ColumnDecryptor(row_group, column));
+    if (decryptor) {
+      auto plain = decryptor->Decrypt(slots[i].is_offset_index ? ModuleType::kOffsetIndex : ModuleType::kColumnIndex,
+                                      encoded);
+      if (!plain.ok()) {
+        return plain.status().WithContext(StrCat(where, slots[i].is_offset_index ? ": offset index" : ": column index"));
+      }
+      decrypted = std::move(plain).value();
+      encoded = decrypted.span();
+    }
     if (slots[i].is_offset_index) {
-      auto decoded = DecodeOffsetIndex(bytes[i].span());
+      auto decoded = DecodeOffsetIndex(encoded);
       if (!decoded.ok()) return decoded.status().WithContext(StrCat(where, ": offset index"));
       FLOE_RETURN_IF_ERROR(CheckOffsetIndex(*decoded, group.num_rows, where));
       index.offset_index = std::move(*decoded);
     } else {
-      auto decoded = DecodeColumnIndex(bytes[i].span());
+      auto decoded = DecodeColumnIndex(encoded);
       if (!decoded.ok()) return decoded.status().WithContext(StrCat(where, ": column index"));
       index.column_index = std::move(*decoded);
     }

@@ -189,7 +189,9 @@ Result<bool> ParquetRecordBatchReader::StartRowGroup(int row_group) {
   }
   FLOE_ASSIGN_OR_RETURN(std::vector<Buffer> chunks, FetchChunks(*state, ranges));
 
-  const PageReaderOptions page_options{f.options().max_page_size, f.options().verify_page_checksums};
+  PageReaderOptions page_options;
+  page_options.max_page_size = f.options().max_page_size;
+  page_options.verify_checksums = f.options().verify_page_checksums;
   state->batches = std::vector<LeafBatch>(columns_.size());
   state->by_column.assign(static_cast<size_t>(f.schema().num_columns()), nullptr);
   for (size_t i = 0; i < columns_.size(); ++i) {
@@ -200,8 +202,11 @@ Result<bool> ParquetRecordBatchReader::StartRowGroup(int row_group) {
                                  " in row group ", row_group);
     std::unique_ptr<ColumnReader> previous;
     if (i < spare_readers_.size()) previous = std::move(spare_readers_[i]);
+    PageReaderOptions column_options = page_options;
+    FLOE_ASSIGN_OR_RETURN(column_options.decryptor, f.ColumnDecryptor(row_group, column));
     FLOE_ASSIGN_OR_RETURN(auto reader, ColumnReader::Make(descriptor, *meta, std::move(chunks[i]), ranges[i].offset,
-                                                          page_options, std::move(context), std::move(previous)));
+                                                          std::move(column_options), std::move(context),
+                                                          std::move(previous)));
     if (state->selected && state->page_index[i].offset_index) {
       reader->SetOffsetIndex(&*state->page_index[i].offset_index);
     }

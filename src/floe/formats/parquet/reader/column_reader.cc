@@ -48,7 +48,8 @@ Result<std::unique_ptr<ColumnReader>> ColumnReader::Make(const ColumnDescriptor&
     previous->page_ = Page();  // so the page buffer is free for reuse
     scratch = previous->pages_.TakeScratch();
   }
-  PageReader pages(std::move(chunk), chunk_offset, *codec, options, context, std::move(scratch));
+  options.first_page_is_dictionary = meta.dictionary_page_offset && *meta.dictionary_page_offset > 0;
+  PageReader pages(std::move(chunk), chunk_offset, *codec, std::move(options), context, std::move(scratch));
   std::unique_ptr<ColumnReader> reader(new ColumnReader(column, std::move(pages), std::move(context), meta.num_values));
   if (previous) {
     // Level arrays keep their capacity: no fresh memory to fault in per row group.
@@ -110,7 +111,7 @@ Status ColumnReader::JumpTowards(int64_t target) {
                                       page->file_offset, ")"));
       }
       if (page) FLOE_RETURN_IF_ERROR(TakeDictionary(*page));
-      FLOE_RETURN_IF_ERROR(pages_.SeekTo(pages.front().offset).WithContext("offset index"));
+      FLOE_RETURN_IF_ERROR(pages_.SeekTo(pages.front().offset, 0).WithContext("offset index"));
     }
   }
   int64_t page = data_page_;
@@ -126,7 +127,7 @@ Status ColumnReader::JumpTowards(int64_t target) {
   }
   // The levels of the skipped pages are never decoded: account for them from
   // the offset index, which for a repeated column counts records, not levels.
-  FLOE_RETURN_IF_ERROR(pages_.SeekTo(location.offset).WithContext("offset index"));
+  FLOE_RETURN_IF_ERROR(pages_.SeekTo(location.offset, static_cast<int32_t>(page)).WithContext("offset index"));
   page_pos_ = page_levels_ = 0;
   records_ = location.first_row_index;
   levels_read_ = -1;  // unknown from here on; the chunk-length check is off

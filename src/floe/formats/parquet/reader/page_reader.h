@@ -39,6 +39,7 @@
 #include "floe/base/buffer.h"
 #include "floe/base/result.h"
 #include "floe/formats/compression/codec.h"
+#include "floe/formats/parquet/encryption.h"
 #include "floe/formats/parquet/metadata.h"
 
 namespace floe::parquet {
@@ -66,6 +67,12 @@ struct Page {
 struct PageReaderOptions {
   int64_t max_page_size = 512 << 20;
   bool verify_checksums = true;
+  // For an encrypted column chunk: decrypts each page header and page (whose
+  // CRC, when present, covers the page as stored, encrypted).
+  std::optional<ModuleDecryptor> decryptor;
+  // Encrypted chunks only: whether the chunk opens with a dictionary page,
+  // which the AAD of the first page header depends on.
+  bool first_page_is_dictionary = false;
 };
 
 class PageReader {
@@ -84,8 +91,10 @@ class PageReader {
   Result<std::optional<Page>> Next();
 
   // Moves to the page whose header starts at `file_offset` (from an
-  // OffsetIndex). InvalidArgument when it lies outside the chunk.
-  Status SeekTo(int64_t file_offset);
+  // OffsetIndex), the chunk's data page number `data_page_ordinal` (counted
+  // from 0; the AAD of an encrypted page needs it). InvalidArgument when it
+  // lies outside the chunk.
+  Status SeekTo(int64_t file_offset, int32_t data_page_ordinal);
 
   // The decompression buffer, for the next chunk's reader; this reader
   // allocates a new one if it decompresses again.
@@ -115,8 +124,12 @@ class PageReader {
   Status Error(int64_t page_offset, const std::string& what) const;
   // Decompresses `in` into `size` bytes placed `lead` bytes into the buffer.
   Result<Buffer> Inflate(int64_t page_offset, std::span<const uint8_t> in, int64_t size, int64_t lead = 0);
-  // Dictionary and v1 pages: the whole body is compressed together.
-  Status TakeWholeBody(int64_t page_offset, std::span<const uint8_t> body, Page* page);
+  // Dictionary and v1 pages: the whole body is compressed together. `owner`
+  // holds `body` (the chunk, or the decrypted page).
+  Status TakeWholeBody(int64_t page_offset, std::span<const uint8_t> body, const Buffer& owner, Page* page);
+  // An encrypted chunk's next page header, decrypted; its size in the chunk
+  // goes to `stored_size`.
+  Result<PageHeader> DecryptPageHeader(int64_t page_offset, std::span<const uint8_t> rest, size_t* stored_size);
   // `size` writable bytes in the reused buffer, or in a new one when a page
   // still holds the old.
   Result<Buffer> ScratchFor(int64_t size, int64_t lead);
@@ -136,6 +149,10 @@ class PageReader {
 
   int16_t max_repetition_level_ = 0;
   int16_t max_definition_level_ = 0;
+  // Encrypted chunks: the data page the next page would be, and whether it
+  // is the chunk's first page.
+  int32_t data_page_ordinal_ = 0;
+  bool at_first_page_ = true;
 };
 
 }  // namespace floe::parquet

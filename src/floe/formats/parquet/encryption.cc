@@ -1,0 +1,236 @@
+#include "floe/formats/parquet/encryption.h"
+
+#include <openssl/evp.h>
+
+#include <cstring>
+#include <memory>
+
+#include "floe/base/strings.h"
+
+namespace floe::parquet {
+namespace {
+
+constexpr size_t kLengthBytes = 4;
+constexpr size_t kNonceBytes = 12;
+constexpr size_t kTagBytes = 16;
+
+struct CipherContextFree {
+  void operator()(EVP_CIPHER_CTX* ctx) const { EVP_CIPHER_CTX_free(ctx); }
+};
+using CipherContext = std::unique_ptr<EVP_CIPHER_CTX, CipherContextFree>;
+
+const EVP_CIPHER* GcmCipher(size_t key_bytes) {
+  switch (key_bytes) {
+    case 16: return EVP_aes_128_gcm();
+    case 24: return EVP_aes_192_gcm();
+    case 32: return EVP_aes_256_gcm();
+    default: return nullptr;
+  }
+}
+
+const EVP_CIPHER* CtrCipher(size_t key_bytes) {
+  switch (key_bytes) {
+    case 16: return EVP_aes_128_ctr();
+    case 24: return EVP_aes_192_ctr();
+    case 32: return EVP_aes_256_ctr();
+    default: return nullptr;
+  }
+}
+
+const unsigned char* Bytes(const std::string& s) { return reinterpret_cast<const unsigned char*>(s.data()); }
+
+Status KeySizeError(size_t key_bytes) {
+  return Status::InvalidArgument(
+      StrCat("parquet decryption key of ", key_bytes, " bytes (AES keys are 16, 24 or 32 bytes)"));
+}
+
+// The AES-GCM tag of `text` under key, nonce and aad. Encrypts to compute it,
+// as the footer signature is defined.
+Result<std::string> GcmTag(const std::string& key, const uint8_t* nonce, const std::string& aad,
+                           std::span<const uint8_t> text) {
+  const EVP_CIPHER* cipher = GcmCipher(key.size());
+  if (cipher == nullptr) return KeySizeError(key.size());
+  CipherContext ctx(EVP_CIPHER_CTX_new());
+  std::string scratch(text.size() + kTagBytes, '\0');
+  std::string tag(kTagBytes, '\0');
+  int n = 0;
+  auto* out = reinterpret_cast<unsigned char*>(scratch.data());
+  if (ctx == nullptr || EVP_EncryptInit_ex(ctx.get(), cipher, nullptr, nullptr, nullptr) != 1 ||
+      EVP_CIPHER_CTX_ctrl(ctx.get(), EVP_CTRL_GCM_SET_IVLEN, kNonceBytes, nullptr) != 1 ||
+      EVP_EncryptInit_ex(ctx.get(), nullptr, nullptr, Bytes(key), nonce) != 1 ||
+      EVP_EncryptUpdate(ctx.get(), nullptr, &n, Bytes(aad), static_cast<int>(aad.size())) != 1 ||
+      EVP_EncryptUpdate(ctx.get(), out, &n, text.data(), static_cast<int>(text.size())) != 1 ||
+      EVP_EncryptFinal_ex(ctx.get(), out + n, &n) != 1 ||
+      EVP_CIPHER_CTX_ctrl(ctx.get(), EVP_CTRL_GCM_GET_TAG, kTagBytes, tag.data()) != 1) {
+    return Status::Internal("OpenSSL AES-GCM encryption failed");
+  }
+  return tag;
+}
+
+}  // namespace
+
+Result<size_t> EncryptedModuleSize(std::span<const uint8_t> bytes) {
+  if (bytes.size() < kLengthBytes) {
+    return Status::Corrupt(StrCat("encrypted module cut short: ", bytes.size(), " bytes, its length needs 4"));
+  }
+  const uint32_t length = static_cast<uint32_t>(bytes[0]) | static_cast<uint32_t>(bytes[1]) << 8 |
+                          static_cast<uint32_t>(bytes[2]) << 16 | static_cast<uint32_t>(bytes[3]) << 24;
+  if (length > bytes.size() - kLengthBytes) {
+    return Status::Corrupt(StrCat("encrypted module of ", length, " bytes runs past the ", bytes.size() - kLengthBytes,
+                                  " bytes that hold it"));
+  }
+  return kLengthBytes + length;
+}
+
+std::string ModuleDecryptor::Aad(ModuleType type, int32_t page_ordinal) const {
+  std::string aad = file_aad_;
+  aad.push_back(static_cast<char>(type));
+  if (type == ModuleType::kFooter) return aad;
+  auto append16 = [&aad](int32_t v) {
+    aad.push_back(static_cast<char>(v & 0xff));
+    aad.push_back(static_cast<char>((v >> 8) & 0xff));
+  };
+  append16(row_group_);
+  append16(column_);
+  if (type == ModuleType::kDataPage || type == ModuleType::kDataPageHeader) append16(page_ordinal);
+  return aad;
+}
+
+Result<Buffer> ModuleDecryptor::Decrypt(ModuleType type, std::span<const uint8_t> module, int32_t page_ordinal) const {
+  FLOE_ASSIGN_OR_RETURN(const size_t size, EncryptedModuleSize(module));
+  const bool ctr = ctr_pages_ && (type == ModuleType::kDataPage || type == ModuleType::kDictionaryPage);
+  const size_t overhead = kNonceBytes + (ctr ? 0 : kTagBytes);
+  if (size - kLengthBytes < overhead) {
+    return Status::Corrupt(StrCat("encrypted module of ", size - kLengthBytes, " bytes is shorter than its ", overhead,
+                                  "-byte nonce", ctr ? "" : " and tag"));
+  }
+  const uint8_t* nonce = module.data() + kLengthBytes;
+  const uint8_t* text = nonce + kNonceBytes;
+  const size_t text_size = size - kLengthBytes - overhead;
+  if (text_size > static_cast<size_t>(INT32_MAX)) {
+    return Status::Unsupported(StrCat("encrypted module of ", text_size, " bytes"));
+  }
+  FLOE_ASSIGN_OR_RETURN(Buffer plain, Buffer::Allocate(static_cast<int64_t>(text_size)));
+  CipherContext ctx(EVP_CIPHER_CTX_new());
+  if (ctx == nullptr) return Status::Internal("OpenSSL: no cipher context");
+  int n = 0;
+  int tail = 0;
+  if (ctr) {
+    const EVP_CIPHER* cipher = CtrCipher(key_.size());
+    if (cipher == nullptr) return KeySizeError(key_.size());
+    // spec 4.2.2: the IV is the nonce and a 4-byte counter starting at 1.
+    unsigned char iv[16] = {};
+    std::memcpy(iv, nonce, kNonceBytes);
+    iv[15] = 1;
+    if (EVP_DecryptInit_ex(ctx.get(), cipher, nullptr, Bytes(key_), iv) != 1 ||
+        EVP_DecryptUpdate(ctx.get(), plain.mutable_data(), &n, text, static_cast<int>(text_size)) != 1 ||
+        EVP_DecryptFinal_ex(ctx.get(), plain.mutable_data() + n, &tail) != 1) {
+      return Status::Internal("OpenSSL AES-CTR decryption failed");
+    }
+    return plain;
+  }
+  const EVP_CIPHER* cipher = GcmCipher(key_.size());
+  if (cipher == nullptr) return KeySizeError(key_.size());
+  const std::string aad = Aad(type, page_ordinal);
+  void* tag = const_cast<uint8_t*>(text + text_size);  // OpenSSL's API is not const-correct; it only reads
+  if (EVP_DecryptInit_ex(ctx.get(), cipher, nullptr, nullptr, nullptr) != 1 ||
+      EVP_CIPHER_CTX_ctrl(ctx.get(), EVP_CTRL_GCM_SET_IVLEN, kNonceBytes, nullptr) != 1 ||
+      EVP_DecryptInit_ex(ctx.get(), nullptr, nullptr, Bytes(key_), nonce) != 1 ||
+      EVP_DecryptUpdate(ctx.get(), nullptr, &n, Bytes(aad), static_cast<int>(aad.size())) != 1 ||
+      EVP_DecryptUpdate(ctx.get(), plain.mutable_data(), &n, text, static_cast<int>(text_size)) != 1 ||
+      EVP_CIPHER_CTX_ctrl(ctx.get(), EVP_CTRL_GCM_SET_TAG, kTagBytes, tag) != 1) {
+    return Status::Internal("OpenSSL AES-GCM decryption failed");
+  }
+  if (EVP_DecryptFinal_ex(ctx.get(), plain.mutable_data() + n, &tail) != 1) {
+    return Status::PermissionDenied(
+        "the authentication tag does not match: a wrong key or AAD prefix, or altered bytes");
+  }
+  return plain;
+}
+
+Result<bool> ModuleDecryptor::VerifySignature(std::span<const uint8_t> footer,
+                                              std::span<const uint8_t> signature) const {
+  if (signature.size() != kNonceBytes + kTagBytes) {
+    return Status::Corrupt(StrCat("footer signature of ", signature.size(), " bytes (it is 28)"));
+  }
+  FLOE_ASSIGN_OR_RETURN(const std::string tag, GcmTag(key_, signature.data(), Aad(ModuleType::kFooter, 0), footer));
+  return std::memcmp(tag.data(), signature.data() + kNonceBytes, kTagBytes) == 0;
+}
+
+Result<std::shared_ptr<const FileDecryptor>> FileDecryptor::Make(const EncryptionAlgorithm& algorithm,
+                                                                 std::optional<std::string> footer_key_metadata,
+                                                                 const DecryptionKeys& keys, std::string where) {
+  const std::optional<std::string>* stored_prefix = nullptr;
+  const std::optional<std::string>* file_unique = nullptr;
+  bool supply_prefix = false;
+  std::shared_ptr<FileDecryptor> out(new FileDecryptor());
+  if (const auto* gcm = std::get_if<AesGcmV1>(&algorithm)) {
+    stored_prefix = &gcm->aad_prefix;
+    file_unique = &gcm->aad_file_unique;
+    supply_prefix = gcm->supply_aad_prefix.value_or(false);
+  } else if (const auto* ctr = std::get_if<AesGcmCtrV1>(&algorithm)) {
+    stored_prefix = &ctr->aad_prefix;
+    file_unique = &ctr->aad_file_unique;
+    supply_prefix = ctr->supply_aad_prefix.value_or(false);
+    out->ctr_pages_ = true;
+  } else {
+    return Status::Unsupported(StrCat(where, " is encrypted with an algorithm floe does not know"));
+  }
+  std::string prefix;
+  if (stored_prefix->has_value()) {
+    if (keys.aad_prefix && *keys.aad_prefix != **stored_prefix) {
+      return Status::PermissionDenied(StrCat(where, ": the AAD prefix given differs from the one the file stores"));
+    }
+    prefix = **stored_prefix;
+  } else if (keys.aad_prefix) {
+    prefix = *keys.aad_prefix;
+  } else if (supply_prefix) {
+    return Status::PermissionDenied(
+        StrCat(where, " was encrypted with an AAD prefix it does not store; give it (DecryptionKeys::aad_prefix)"));
+  }
+  out->keys_ = keys;
+  out->file_aad_ = prefix + file_unique->value_or("");
+  out->footer_key_metadata_ = std::move(footer_key_metadata);
+  out->where_ = std::move(where);
+  return std::shared_ptr<const FileDecryptor>(std::move(out));
+}
+
+Result<std::string> FileDecryptor::FooterKey() const {
+  if (!keys_.footer_key.empty()) return keys_.footer_key;
+  if (keys_.key_retriever && footer_key_metadata_) {
+    auto key = keys_.key_retriever(*footer_key_metadata_);
+    if (!key.ok()) return key.status().WithContext(StrCat(where_, ": footer key"));
+    return key;
+  }
+  return Status::PermissionDenied(StrCat(where_, " is encrypted and no footer key was given"));
+}
+
+Result<ModuleDecryptor> FileDecryptor::ForFooter() const {
+  FLOE_ASSIGN_OR_RETURN(std::string key, FooterKey());
+  return ModuleDecryptor(std::move(key), file_aad_, ctr_pages_, 0, 0);
+}
+
+Result<ModuleDecryptor> FileDecryptor::ForColumn(const ColumnCryptoMetaData& crypto, const std::string& dotted_path,
+                                                 int16_t row_group, int16_t column) const {
+  std::string key;
+  if (std::holds_alternative<EncryptionWithFooterKey>(crypto)) {
+    FLOE_ASSIGN_OR_RETURN(key, FooterKey());
+  } else if (const auto* with_key = std::get_if<EncryptionWithColumnKey>(&crypto)) {
+    if (const auto it = keys_.column_keys.find(dotted_path); it != keys_.column_keys.end()) {
+      key = it->second;
+    } else if (keys_.key_retriever && with_key->key_metadata) {
+      auto retrieved = keys_.key_retriever(*with_key->key_metadata);
+      if (!retrieved.ok())
+        return retrieved.status().WithContext(StrCat(where_, ": key of column ", Quote(dotted_path)));
+      key = std::move(retrieved).value();
+    } else {
+      return Status::PermissionDenied(
+          StrCat(where_, ": column ", Quote(dotted_path), " is encrypted and no key was given for it"));
+    }
+  } else {
+    return Status::Unsupported(StrCat(where_, ": column ", Quote(dotted_path), " has an unknown encryption kind"));
+  }
+  return ModuleDecryptor(std::move(key), file_aad_, ctr_pages_, row_group, column);
+}
+
+}  // namespace floe::parquet
