@@ -44,7 +44,9 @@ Result<std::string> KeyFromHex(std::string_view hex, std::string_view what) {
     key.push_back(static_cast<char>(hi << 4 | lo));
   }
   if (key.size() * 2 != hex.size() || (key.size() != 16 && key.size() != 24 && key.size() != 32)) {
-    return Status::InvalidArgument(StrCat(what, " takes an AES key as 32, 48 or 64 hex digits, not ", Quote(hex)));
+    // The key is not echoed: it would land in logs.
+    return Status::InvalidArgument(StrCat(what, " takes an AES key as 32, 48 or 64 hex digits, not ", hex.size(),
+                                          " characters of which some may not be hex"));
   }
   return key;
 }

@@ -12,27 +12,22 @@ namespace {
 // then the bitset. `bytes` holds the file from `offset` on, perhaps not all
 // of the filter.
 Result<std::optional<SplitBlockBloomFilter>> ReadEncryptedBloomFilter(const ParquetFileReader& file,
-                                                                      const ModuleDecryptor& decryptor,
-                                                                      int64_t offset, Buffer bytes,
-                                                                      const std::string& where) {
-  // The bytes from `at` through the module there (its length prefix first).
-  auto module_at = [&](int64_t at) -> Result<Buffer> {
-    if (at + 4 > bytes.size()) {
-      if (offset + at + 4 > file.file_size()) return Status::Corrupt(StrCat(where, " runs past the file"));
-      FLOE_ASSIGN_OR_RETURN(bytes, file.file().Read(offset, at + 4));
-    }
-    const uint8_t* p = bytes.data() + at;
-    const int64_t length = int64_t{p[0]} | int64_t{p[1]} << 8 | int64_t{p[2]} << 16 | int64_t{p[3]} << 24;
-    if (offset + at + 4 + length > file.file_size()) {
-      return Status::Corrupt(StrCat(where, ": an encrypted module of ", length, " bytes runs past the file"));
-    }
-    if (at + 4 + length > bytes.size()) {
-      FLOE_ASSIGN_OR_RETURN(bytes, file.file().Read(offset, at + 4 + length));
-    }
-    return bytes.Slice(at, 4 + length);
+                                                                      const ModuleDecryptor& decryptor, int64_t offset,
+                                                                      Buffer bytes, const std::string& where) {
+  constexpr int64_t kLengthBytes = 4;
+  constexpr int64_t kGcmOverhead = 12 + 16;  // nonce and tag
+  // Makes `bytes` reach `end` (relative to offset), within the file.
+  auto reach = [&](int64_t end) -> Status {
+    if (end <= bytes.size()) return Status::OK();
+    if (end > file.file_size() - offset) return Status::Corrupt(StrCat(where, " runs past the file"));
+    FLOE_ASSIGN_OR_RETURN(bytes, file.file().Read(offset, end));
+    return Status::OK();
   };
-  FLOE_ASSIGN_OR_RETURN(const Buffer header_module, module_at(0));
-  auto header_bytes = decryptor.Decrypt(ModuleType::kBloomFilterHeader, header_module.span());
+  FLOE_RETURN_IF_ERROR(reach(kLengthBytes));
+  auto header_extent = EncryptedModuleExtent(bytes.span());
+  if (!header_extent.ok()) return header_extent.status().WithContext(where);
+  FLOE_RETURN_IF_ERROR(reach(*header_extent));
+  auto header_bytes = decryptor.Decrypt(ModuleType::kBloomFilterHeader, bytes.span());
   if (!header_bytes.ok()) return header_bytes.status().WithContext(StrCat(where, " header"));
   auto header = DecodeBloomFilterHeader(header_bytes->span());
   if (!header.ok()) return header.status().WithContext(where);
@@ -40,13 +35,19 @@ Result<std::optional<SplitBlockBloomFilter>> ReadEncryptedBloomFilter(const Parq
       header->compression != BloomFilterCompression::UNCOMPRESSED) {
     return Status::Corrupt(StrCat(where, ": not a split-block, XXH64, uncompressed filter"));
   }
-  FLOE_ASSIGN_OR_RETURN(const Buffer bitset_module, module_at(header_module.size()));
-  auto bitset = decryptor.Decrypt(ModuleType::kBloomFilterBitset, bitset_module.span());
-  if (!bitset.ok()) return bitset.status().WithContext(StrCat(where, " bitset"));
-  if (bitset->size() != header->numBytes) {
-    return Status::Corrupt(StrCat(where, ": the bitset holds ", bitset->size(), " bytes, the header says ",
-                                  header->numBytes));
+  if (header->numBytes <= 0) return Status::Corrupt(StrCat(where, " has numBytes ", header->numBytes));
+  // The bitset module's size follows from the header, checked before it is read.
+  const int64_t at = *header_extent;
+  const int64_t bitset_size = kLengthBytes + kGcmOverhead + header->numBytes;
+  FLOE_RETURN_IF_ERROR(reach(at + bitset_size));
+  const std::span<const uint8_t> bitset_module = bytes.span().subspan(static_cast<size_t>(at));
+  auto stored = EncryptedModuleSize(bitset_module);
+  if (!stored.ok() || static_cast<int64_t>(*stored) != bitset_size) {
+    return Status::Corrupt(
+        StrCat(where, ": the bitset module does not hold the header's ", header->numBytes, " bytes"));
   }
+  auto bitset = decryptor.Decrypt(ModuleType::kBloomFilterBitset, bitset_module);
+  if (!bitset.ok()) return bitset.status().WithContext(StrCat(where, " bitset"));
   auto filter = SplitBlockBloomFilter::FromBytes(bitset->span());
   if (!filter.ok()) return filter.status().WithContext(where);
   return std::optional<SplitBlockBloomFilter>(std::move(*filter));
@@ -74,8 +75,8 @@ Result<std::optional<SplitBlockBloomFilter>> ReadBloomFilter(const ParquetFileRe
   const int64_t first = meta->bloom_filter_length ? *meta->bloom_filter_length : kGuess;
   const int64_t length = std::min(first, file.file_size() - offset);
   if (length <= 0) return Status::Corrupt(StrCat(where, " has length ", length));
-  FLOE_ASSIGN_OR_RETURN(Buffer bytes, file.file().Read(offset, length));
   FLOE_ASSIGN_OR_RETURN(const std::optional<ModuleDecryptor> decryptor, file.ColumnDecryptor(row_group, column));
+  FLOE_ASSIGN_OR_RETURN(Buffer bytes, file.file().Read(offset, length));
   if (decryptor) return ReadEncryptedBloomFilter(file, *decryptor, offset, std::move(bytes), where);
   size_t header_size = 0;
   auto header = DecodeBloomFilterHeader(bytes.span(), &header_size);

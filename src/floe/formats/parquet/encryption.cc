@@ -1,5 +1,6 @@
 #include "floe/formats/parquet/encryption.h"
 
+#include <openssl/crypto.h>
 #include <openssl/evp.h>
 
 #include <cstring>
@@ -50,6 +51,9 @@ Result<std::string> GcmTag(const std::string& key, const uint8_t* nonce, const s
                            std::span<const uint8_t> text) {
   const EVP_CIPHER* cipher = GcmCipher(key.size());
   if (cipher == nullptr) return KeySizeError(key.size());
+  if (text.size() > static_cast<size_t>(INT32_MAX) || aad.size() > static_cast<size_t>(INT32_MAX)) {
+    return Status::Unsupported(StrCat("a signed footer of ", text.size(), " bytes"));
+  }
   CipherContext ctx(EVP_CIPHER_CTX_new());
   std::string scratch(text.size() + kTagBytes, '\0');
   std::string tag(kTagBytes, '\0');
@@ -69,17 +73,22 @@ Result<std::string> GcmTag(const std::string& key, const uint8_t* nonce, const s
 
 }  // namespace
 
-Result<size_t> EncryptedModuleSize(std::span<const uint8_t> bytes) {
+Result<int64_t> EncryptedModuleExtent(std::span<const uint8_t> bytes) {
   if (bytes.size() < kLengthBytes) {
     return Status::Corrupt(StrCat("encrypted module cut short: ", bytes.size(), " bytes, its length needs 4"));
   }
   const uint32_t length = static_cast<uint32_t>(bytes[0]) | static_cast<uint32_t>(bytes[1]) << 8 |
                           static_cast<uint32_t>(bytes[2]) << 16 | static_cast<uint32_t>(bytes[3]) << 24;
-  if (length > bytes.size() - kLengthBytes) {
-    return Status::Corrupt(StrCat("encrypted module of ", length, " bytes runs past the ", bytes.size() - kLengthBytes,
-                                  " bytes that hold it"));
+  return static_cast<int64_t>(kLengthBytes) + length;
+}
+
+Result<size_t> EncryptedModuleSize(std::span<const uint8_t> bytes) {
+  FLOE_ASSIGN_OR_RETURN(const int64_t extent, EncryptedModuleExtent(bytes));
+  if (extent > static_cast<int64_t>(bytes.size())) {
+    return Status::Corrupt(StrCat("encrypted module of ", extent - static_cast<int64_t>(kLengthBytes),
+                                  " bytes runs past the ", bytes.size() - kLengthBytes, " bytes that hold it"));
   }
-  return kLengthBytes + length;
+  return static_cast<size_t>(extent);
 }
 
 std::string ModuleDecryptor::Aad(ModuleType type, int32_t page_ordinal) const {
@@ -97,6 +106,10 @@ std::string ModuleDecryptor::Aad(ModuleType type, int32_t page_ordinal) const {
 }
 
 Result<Buffer> ModuleDecryptor::Decrypt(ModuleType type, std::span<const uint8_t> module, int32_t page_ordinal) const {
+  if (page_ordinal < 0 || page_ordinal > INT16_MAX) {
+    return Status::Unsupported(
+        StrCat("encrypted data page number ", page_ordinal, " (the AAD holds page ordinals up to 32767)"));
+  }
   FLOE_ASSIGN_OR_RETURN(const size_t size, EncryptedModuleSize(module));
   const bool ctr = ctr_pages_ && (type == ModuleType::kDataPage || type == ModuleType::kDictionaryPage);
   const size_t overhead = kNonceBytes + (ctr ? 0 : kTagBytes);
@@ -154,7 +167,7 @@ Result<bool> ModuleDecryptor::VerifySignature(std::span<const uint8_t> footer,
     return Status::Corrupt(StrCat("footer signature of ", signature.size(), " bytes (it is 28)"));
   }
   FLOE_ASSIGN_OR_RETURN(const std::string tag, GcmTag(key_, signature.data(), Aad(ModuleType::kFooter, 0), footer));
-  return std::memcmp(tag.data(), signature.data() + kNonceBytes, kTagBytes) == 0;
+  return CRYPTO_memcmp(tag.data(), signature.data() + kNonceBytes, kTagBytes) == 0;
 }
 
 Result<std::shared_ptr<const FileDecryptor>> FileDecryptor::Make(const EncryptionAlgorithm& algorithm,
@@ -195,14 +208,32 @@ Result<std::shared_ptr<const FileDecryptor>> FileDecryptor::Make(const Encryptio
   return std::shared_ptr<const FileDecryptor>(std::move(out));
 }
 
+Status FileDecryptor::CheckKeySize(const std::string& key, const std::string& what) const {
+  if (key.size() == 16 || key.size() == 24 || key.size() == 32) return Status::OK();
+  return Status::InvalidArgument(
+      StrCat(where_, ": the ", what, " is ", key.size(), " bytes (AES keys are 16, 24 or 32 bytes)"));
+}
+
+Result<std::string> FileDecryptor::Retrieve(const std::string& key_metadata, const std::string& what) const {
+  std::lock_guard<std::mutex> lock(retrieved_mutex_);
+  if (const auto it = retrieved_.find(key_metadata); it != retrieved_.end()) return it->second;
+  auto key = keys_.key_retriever(key_metadata);
+  if (!key.ok()) return key.status().WithContext(StrCat(where_, ": ", what));
+  retrieved_.emplace(key_metadata, *key);
+  return key;
+}
+
 Result<std::string> FileDecryptor::FooterKey() const {
-  if (!keys_.footer_key.empty()) return keys_.footer_key;
-  if (keys_.key_retriever && footer_key_metadata_) {
-    auto key = keys_.key_retriever(*footer_key_metadata_);
-    if (!key.ok()) return key.status().WithContext(StrCat(where_, ": footer key"));
-    return key;
+  std::string key;
+  if (!keys_.footer_key.empty()) {
+    key = keys_.footer_key;
+  } else if (keys_.key_retriever && footer_key_metadata_) {
+    FLOE_ASSIGN_OR_RETURN(key, Retrieve(*footer_key_metadata_, "footer key"));
+  } else {
+    return Status::PermissionDenied(StrCat(where_, " is encrypted and no footer key was given"));
   }
-  return Status::PermissionDenied(StrCat(where_, " is encrypted and no footer key was given"));
+  FLOE_RETURN_IF_ERROR(CheckKeySize(key, "footer key"));
+  return key;
 }
 
 Result<ModuleDecryptor> FileDecryptor::ForFooter() const {
@@ -211,26 +242,30 @@ Result<ModuleDecryptor> FileDecryptor::ForFooter() const {
 }
 
 Result<ModuleDecryptor> FileDecryptor::ForColumn(const ColumnCryptoMetaData& crypto, const std::string& dotted_path,
-                                                 int16_t row_group, int16_t column) const {
+                                                 int64_t row_group, int64_t column) const {
+  if (row_group > INT16_MAX || column > INT16_MAX) {
+    return Status::Unsupported(StrCat(where_, ": column ", Quote(dotted_path), " in row group ", row_group,
+                                      " is encrypted, and the AAD holds ordinals up to 32767 only"));
+  }
   std::string key;
   if (std::holds_alternative<EncryptionWithFooterKey>(crypto)) {
     FLOE_ASSIGN_OR_RETURN(key, FooterKey());
   } else if (const auto* with_key = std::get_if<EncryptionWithColumnKey>(&crypto)) {
+    const std::string what = StrCat("key of column ", Quote(dotted_path));
     if (const auto it = keys_.column_keys.find(dotted_path); it != keys_.column_keys.end()) {
       key = it->second;
     } else if (keys_.key_retriever && with_key->key_metadata) {
-      auto retrieved = keys_.key_retriever(*with_key->key_metadata);
-      if (!retrieved.ok())
-        return retrieved.status().WithContext(StrCat(where_, ": key of column ", Quote(dotted_path)));
-      key = std::move(retrieved).value();
+      FLOE_ASSIGN_OR_RETURN(key, Retrieve(*with_key->key_metadata, what));
     } else {
       return Status::PermissionDenied(
           StrCat(where_, ": column ", Quote(dotted_path), " is encrypted and no key was given for it"));
     }
+    FLOE_RETURN_IF_ERROR(CheckKeySize(key, what));
   } else {
     return Status::Unsupported(StrCat(where_, ": column ", Quote(dotted_path), " has an unknown encryption kind"));
   }
-  return ModuleDecryptor(std::move(key), file_aad_, ctr_pages_, row_group, column);
+  return ModuleDecryptor(std::move(key), file_aad_, ctr_pages_, static_cast<int16_t>(row_group),
+                         static_cast<int16_t>(column));
 }
 
 }  // namespace floe::parquet

@@ -10,8 +10,9 @@
 // the module type, and (all but the footer) the row group and column
 // ordinals, and (data pages and their headers) the page ordinal.
 //
-// Thread safety: DecryptionKeys is a plain value; FileDecryptor and
-// ModuleDecryptor are immutable after Make and may be used from any thread.
+// Thread safety: DecryptionKeys is a plain value. ModuleDecryptor is
+// immutable; FileDecryptor may be used from any thread (it calls the key
+// retriever under a lock, once per distinct key_metadata).
 
 #pragma once
 
@@ -19,6 +20,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <span>
 #include <string>
@@ -39,7 +41,9 @@ struct DecryptionKeys {
   std::string footer_key;
   // Column keys by dotted column path ("a.b.c").
   std::map<std::string, std::string> column_keys;
-  // Optional: key_metadata -> key. An error it returns is passed on.
+  // Optional: key_metadata -> key. Called at most once per distinct
+  // key_metadata of a file (the key is kept), never by two threads at once;
+  // an error it returns is passed on, and asked again next time.
   std::function<Result<std::string>(const std::string& key_metadata)> key_retriever;
   // The AAD prefix, for files written with one they did not store
   // (supply_aad_prefix). When the file stores one too, both must agree.
@@ -62,8 +66,11 @@ enum class ModuleType : uint8_t {
   kBloomFilterBitset = 9,
 };
 
-// The bytes of the module at the start of `bytes`: 4 + its stored length.
-// Corrupt when the length is cut off or runs past `bytes`.
+// The bytes the module at the start of `bytes` takes: 4 + its stored
+// length, read from its first 4 bytes (Corrupt when there are fewer), not
+// checked against `bytes`: for callers that fetch the rest.
+Result<int64_t> EncryptedModuleExtent(std::span<const uint8_t> bytes);
+// The same, checked: Corrupt when the module runs past `bytes`.
 Result<size_t> EncryptedModuleSize(std::span<const uint8_t> bytes);
 
 // Decrypts the modules of one column chunk (or, for the footer, of the file).
@@ -78,10 +85,11 @@ class ModuleDecryptor {
 
   // Decrypts the module at the start of `module` (length prefix included;
   // bytes after it are ignored). `page_ordinal` counts the chunk's data
-  // pages from 0 and is used by data pages and their headers only.
-  // PermissionDenied when the authentication tag does not match (a wrong
-  // key or AAD prefix, or altered bytes); Corrupt when the module is cut
-  // short.
+  // pages from 0 and is used by data pages and their headers only; the AAD
+  // holds it in 16 bits, so above 32767 it is Unsupported, as in other
+  // readers. PermissionDenied when the authentication tag does not match (a
+  // wrong key or AAD prefix, or altered bytes); Corrupt when the module is
+  // cut short.
   Result<Buffer> Decrypt(ModuleType type, std::span<const uint8_t> module, int32_t page_ordinal = 0) const;
 
   // Plaintext footer mode: true when `signature` (nonce + tag, 28 bytes)
@@ -109,18 +117,26 @@ class FileDecryptor {
                                                            std::optional<std::string> footer_key_metadata,
                                                            const DecryptionKeys& keys, std::string where);
 
-  // The footer's decryptor. PermissionDenied when no footer key is known.
+  // The footer's decryptor. PermissionDenied when no footer key is known,
+  // InvalidArgument when the key is not an AES key's size.
   Result<ModuleDecryptor> ForFooter() const;
-  // The decryptor of one encrypted column chunk. PermissionDenied when no key
-  // is known for it.
+  // The decryptor of one encrypted column chunk, of row group and column
+  // ordinals up to 32767 (the AAD holds them in 16 bits; above that,
+  // Unsupported). PermissionDenied when no key is known for it,
+  // InvalidArgument when the key is not an AES key's size.
   Result<ModuleDecryptor> ForColumn(const ColumnCryptoMetaData& crypto, const std::string& dotted_path,
-                                    int16_t row_group, int16_t column) const;
+                                    int64_t row_group, int64_t column) const;
 
  private:
   FileDecryptor() = default;
   Result<std::string> FooterKey() const;
+  // The retriever's key for `key_metadata`, asked once and kept.
+  Result<std::string> Retrieve(const std::string& key_metadata, const std::string& what) const;
+  Status CheckKeySize(const std::string& key, const std::string& what) const;
 
   DecryptionKeys keys_;
+  mutable std::mutex retrieved_mutex_;
+  mutable std::map<std::string, std::string> retrieved_;  // key_metadata -> key
   std::string file_aad_;
   bool ctr_pages_ = false;
   std::optional<std::string> footer_key_metadata_;

@@ -19,15 +19,6 @@ uint32_t LoadLE32(const uint8_t* p) {
          static_cast<uint32_t>(p[3]) << 24;
 }
 
-std::string Dotted(const ColumnPath& path) {
-  std::string out;
-  for (const std::string_view part : path) {
-    if (!out.empty()) out += '.';
-    out += part;
-  }
-  return out;
-}
-
 }  // namespace
 
 Result<std::unique_ptr<ParquetFileReader>> ParquetFileReader::Open(std::shared_ptr<FileIO> io,
@@ -78,41 +69,49 @@ Status ParquetFileReader::Init(const std::string& path, int64_t footer_guess) {
     if (encrypted_footer) {
       FLOE_ASSIGN_OR_RETURN(decoded_metadata, DecryptFooter(footer.span(), name));
     } else {
-      size_t consumed = 0;
-      auto decoded = DecodeFileMetaData(footer.span(), &consumed);
+      auto decoded = DecodeFileMetaData(footer.span());
       if (!decoded.ok()) return decoded.status().WithContext(name);
       decoded_metadata = std::move(decoded).value();
       if (decoded_metadata.encryption_algorithm && options_.decryption) {
-        FLOE_ASSIGN_OR_RETURN(decryptor_,
-                              FileDecryptor::Make(*decoded_metadata.encryption_algorithm,
-                                                  decoded_metadata.footer_signing_key_metadata, *options_.decryption,
-                                                  name));
+        FLOE_ASSIGN_OR_RETURN(
+            decryptor_, FileDecryptor::Make(*decoded_metadata.encryption_algorithm,
+                                            decoded_metadata.footer_signing_key_metadata, *options_.decryption, name));
         if (options_.decryption->verify_footer_signature) {
           FLOE_RETURN_IF_ERROR(VerifyFooterSignature(footer.span(), name));
         }
       }
     }
+    FLOE_RETURN_IF_ERROR(MakeSchema(decoded_metadata, name));
     if (decryptor_) FLOE_RETURN_IF_ERROR(DecryptColumnMetaData(&decoded_metadata, name));
     const bool encrypted = encrypted_footer || decoded_metadata.encryption_algorithm.has_value();
     metadata_ = std::make_shared<const FileMetaData>(std::move(decoded_metadata));
     if (options_.footer_cache && !encrypted) options_.footer_cache->Put(path, size, metadata_);
+  } else {
+    FLOE_RETURN_IF_ERROR(MakeSchema(*metadata_, name));
   }
-  auto schema = ParquetSchema::Make(metadata_->schema, metadata_->column_orders);
-  if (!schema.ok()) return schema.status().WithContext(name);
-  schema_ = std::move(schema).value();
   int64_t rows = 0;
   for (size_t g = 0; g < metadata_->row_groups.size(); ++g) {
     const RowGroup& rg = metadata_->row_groups[g];
-    if (static_cast<int>(rg.columns.size()) != schema_.num_columns()) {
-      return Status::Corrupt(StrCat(name, ": row group ", g, " has ", rg.columns.size(), " column chunks, the schema ",
-                                    schema_.num_columns(), " columns"));
-    }
     if (rg.num_rows < 0) return Status::Corrupt(StrCat(name, ": row group ", g, " has num_rows ", rg.num_rows));
     rows += rg.num_rows;
   }
   // Some writers leave FileMetaData.num_rows at 0 (parquet-testing
   // repeated_no_annotation.parquet); the row groups are the truth.
   num_rows_ = rows;
+  return Status::OK();
+}
+
+Status ParquetFileReader::MakeSchema(const FileMetaData& metadata, const std::string& name) {
+  auto schema = ParquetSchema::Make(metadata.schema, metadata.column_orders);
+  if (!schema.ok()) return schema.status().WithContext(name);
+  schema_ = std::move(schema).value();
+  for (size_t g = 0; g < metadata.row_groups.size(); ++g) {
+    const RowGroup& rg = metadata.row_groups[g];
+    if (static_cast<int>(rg.columns.size()) != schema_.num_columns()) {
+      return Status::Corrupt(StrCat(name, ": row group ", g, " has ", rg.columns.size(), " column chunks, the schema ",
+                                    schema_.num_columns(), " columns"));
+    }
+  }
   return Status::OK();
 }
 
@@ -123,8 +122,8 @@ Result<FileMetaData> ParquetFileReader::DecryptFooter(std::span<const uint8_t> f
   size_t crypto_size = 0;
   auto crypto = DecodeFileCryptoMetaData(footer, &crypto_size);
   if (!crypto.ok()) return crypto.status().WithContext(StrCat(name, ": FileCryptoMetaData"));
-  FLOE_ASSIGN_OR_RETURN(decryptor_, FileDecryptor::Make(crypto->encryption_algorithm, crypto->key_metadata,
-                                                        *options_.decryption, name));
+  FLOE_ASSIGN_OR_RETURN(
+      decryptor_, FileDecryptor::Make(crypto->encryption_algorithm, crypto->key_metadata, *options_.decryption, name));
   FLOE_ASSIGN_OR_RETURN(const ModuleDecryptor footer_decryptor, decryptor_->ForFooter());
   auto plain = footer_decryptor.Decrypt(ModuleType::kFooter, footer.subspan(crypto_size));
   if (!plain.ok()) return plain.status().WithContext(StrCat(name, ": encrypted footer"));
@@ -137,7 +136,8 @@ Status ParquetFileReader::VerifyFooterSignature(std::span<const uint8_t> footer,
   // spec 5.5: the footer, then its 28-byte signature (nonce and GCM tag).
   constexpr size_t kSignatureBytes = 28;
   if (footer.size() < kSignatureBytes) {
-    return Status::Corrupt(StrCat(name, ": a signed footer of ", footer.size(), " bytes has no room for its signature"));
+    return Status::Corrupt(
+        StrCat(name, ": a signed footer of ", footer.size(), " bytes has no room for its signature"));
   }
   const size_t body = footer.size() - kSignatureBytes;
   FLOE_ASSIGN_OR_RETURN(const ModuleDecryptor signer, decryptor_->ForFooter());
@@ -149,31 +149,44 @@ Status ParquetFileReader::VerifyFooterSignature(std::span<const uint8_t> footer,
   return Status::OK();
 }
 
-Status ParquetFileReader::DecryptColumnMetaData(FileMetaData* metadata, const std::string& name) const {
+Status ParquetFileReader::DecryptColumnMetaData(FileMetaData* metadata, const std::string& name) {
   for (size_t g = 0; g < metadata->row_groups.size(); ++g) {
     RowGroup& group = metadata->row_groups[g];
-    const auto ordinal = static_cast<int16_t>(group.ordinal.value_or(static_cast<int16_t>(g)));
+    const int64_t ordinal = group.ordinal.value_or(static_cast<int64_t>(g));
     for (size_t c = 0; c < group.columns.size(); ++c) {
       ColumnChunk& chunk = group.columns[c];
-      if (!chunk.crypto_metadata || !chunk.encrypted_column_metadata) continue;
-      std::string path;
+      if (!chunk.crypto_metadata) continue;
+      const std::string path = schema_.column(static_cast<int>(c)).dotted_path();
+      const std::string where = StrCat(name, ": column ", Quote(path), " in row group ", g);
+      // A chunk whose key is missing, wrong or unreachable fails when it is
+      // read, not here: the file's other columns stay readable.
+      auto defer = [&](Status status) { column_errors_.emplace(std::pair<int, int>(g, c), std::move(status)); };
       if (const auto* with_key = std::get_if<EncryptionWithColumnKey>(&*chunk.crypto_metadata)) {
-        path = Dotted(with_key->path_in_schema);
-      } else if (chunk.meta_data) {
-        path = Dotted(chunk.meta_data->path_in_schema);
+        std::string named;
+        for (const std::string_view part : with_key->path_in_schema)
+          named += (named.empty() ? "" : ".") + std::string(part);
+        if (named != path) {
+          return Status::Corrupt(StrCat(where, ": its crypto metadata names the column ", Quote(named)));
+        }
+        if (!chunk.encrypted_column_metadata && !chunk.meta_data) {
+          return Status::Corrupt(StrCat(where, ": encrypted with a column key, but without its metadata"));
+        }
       }
-      auto decryptor = decryptor_->ForColumn(*chunk.crypto_metadata, path, ordinal, static_cast<int16_t>(c));
+      if (!chunk.encrypted_column_metadata) continue;  // the footer key's columns of an encrypted footer
+      auto decryptor = decryptor_->ForColumn(*chunk.crypto_metadata, path, ordinal, static_cast<int64_t>(c));
       if (!decryptor.ok()) {
-        if (decryptor.status().IsPermissionDenied()) continue;  // refused when the column is read
-        return decryptor.status();
+        defer(decryptor.status());
+        continue;
       }
       const auto& bytes = *chunk.encrypted_column_metadata;
       auto plain = decryptor->Decrypt(ModuleType::kColumnMetaData,
                                       {reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size()});
-      const std::string where = StrCat(name, ": column ", Quote(path), " in row group ", g, ": encrypted metadata");
-      if (!plain.ok()) return plain.status().WithContext(where);
+      if (!plain.ok()) {
+        defer(plain.status().WithContext(StrCat(where, ": encrypted metadata")));
+        continue;
+      }
       auto decoded = DecodeColumnMetaData(plain->span());
-      if (!decoded.ok()) return decoded.status().WithContext(where);
+      if (!decoded.ok()) return decoded.status().WithContext(StrCat(where, ": decrypted metadata"));
       chunk.meta_data = std::move(decoded).value();
     }
   }
@@ -187,14 +200,14 @@ Result<std::optional<ModuleDecryptor>> ParquetFileReader::ColumnDecryptor(int ro
   const RowGroup& group = metadata_->row_groups[static_cast<size_t>(row_group)];
   const ColumnChunk& chunk = group.columns[static_cast<size_t>(column)];
   if (!chunk.crypto_metadata) return std::optional<ModuleDecryptor>();
+  FLOE_RETURN_IF_ERROR(DeferredColumnError(row_group, column));
   const std::string path = schema_.column(column).dotted_path();
   if (!decryptor_) {
     return Status::PermissionDenied(StrCat("parquet file ", Quote(this->path()), ": column ", Quote(path),
                                            " is encrypted and no key was given for it"));
   }
-  const auto ordinal = static_cast<int16_t>(group.ordinal.value_or(static_cast<int16_t>(row_group)));
   FLOE_ASSIGN_OR_RETURN(ModuleDecryptor decryptor,
-                        decryptor_->ForColumn(*chunk.crypto_metadata, path, ordinal, static_cast<int16_t>(column)));
+                        decryptor_->ForColumn(*chunk.crypto_metadata, path, group.ordinal.value_or(row_group), column));
   return std::optional<ModuleDecryptor>(std::move(decryptor));
 }
 
@@ -210,6 +223,10 @@ Result<const ColumnMetaData*> ParquetFileReader::ColumnChunkMeta(int row_group, 
     return Status::Unsupported(StrCat(where, " lives in another file (", Quote(*chunk.file_path), ")"));
   }
   if (!chunk.meta_data) {
+    // Why an encrypted chunk's metadata could not be decrypted, when known.
+    // (A plaintext footer's stripped metadata is still returned: the writer
+    // left it for readers without the key.)
+    FLOE_RETURN_IF_ERROR(DeferredColumnError(row_group, column));
     return chunk.crypto_metadata
                ? Status::PermissionDenied(StrCat(where, " has encrypted column metadata and no key was given for it"))
                : Status::Corrupt(StrCat(where, " has no column metadata"));
@@ -237,6 +254,12 @@ Result<ColumnChunkRange> ParquetFileReader::ColumnChunkBytes(int row_group, int 
                                   " claims bytes ", start, "..", start + length, " of a ", file_size(), "-byte file"));
   }
   return ColumnChunkRange{start, length};
+}
+
+Status ParquetFileReader::DeferredColumnError(int row_group, int column) const {
+  if (column_errors_.empty()) return Status::OK();
+  const auto it = column_errors_.find({row_group, column});
+  return it == column_errors_.end() ? Status::OK() : it->second;
 }
 
 std::optional<Buffer> ParquetFileReader::CachedTailBytes(int64_t offset, int64_t length) const {

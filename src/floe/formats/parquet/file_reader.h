@@ -11,9 +11,11 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 
 #include "floe/base/result.h"
 #include "floe/formats/parquet/encryption.h"
@@ -72,8 +74,7 @@ class ParquetFileReader {
   // footer without its key, a wrong key, or a plaintext footer whose
   // signature does not verify.
   static Result<std::unique_ptr<ParquetFileReader>> Open(std::shared_ptr<FileIO> io, const std::string& path,
-                                                         ReaderOptions options = {},
-                                                         OpenReadOptions open_options = {});
+                                                         ReaderOptions options = {}, OpenReadOptions open_options = {});
 
   const std::string& path() const { return file_->path(); }
   int64_t file_size() const { return file_->size(); }
@@ -110,17 +111,23 @@ class ParquetFileReader {
   Result<FileMetaData> DecryptFooter(std::span<const uint8_t> footer, const std::string& name);
   // Plaintext footer mode: checks the signature after the footer.
   Status VerifyFooterSignature(std::span<const uint8_t> footer, const std::string& name);
-  // Replaces the stripped or missing metadata of encrypted columns whose key
-  // is known with the decrypted encrypted_column_metadata.
-  Status DecryptColumnMetaData(FileMetaData* metadata, const std::string& name) const;
+  // Builds schema_ and checks each row group's chunks against it.
+  Status MakeSchema(const FileMetaData& metadata, const std::string& name);
+  // Replaces the stripped or missing metadata of encrypted columns with the
+  // decrypted encrypted_column_metadata; a chunk that cannot be decrypted
+  // (no key, a wrong one) gets its error in column_errors_ instead.
+  Status DecryptColumnMetaData(FileMetaData* metadata, const std::string& name);
+  // The error kept for an encrypted chunk at open, or OK.
+  Status DeferredColumnError(int row_group, int column) const;
 
   std::shared_ptr<FileIO> io_;
   std::unique_ptr<RandomAccessFile> file_;
   ReaderOptions options_;
   std::shared_ptr<const FileMetaData> metadata_;
-  std::shared_ptr<const FileDecryptor> decryptor_;  // null for a plaintext file, or without keys
-  Buffer tail_;              // the footer read's bytes (empty with a footer cache hit)
-  int64_t tail_offset_ = 0;  // where they start in the file
+  std::shared_ptr<const FileDecryptor> decryptor_;       // null for a plaintext file, or without keys
+  std::map<std::pair<int, int>, Status> column_errors_;  // (row group, column) -> why it cannot be read
+  Buffer tail_;                                          // the footer read's bytes (empty with a footer cache hit)
+  int64_t tail_offset_ = 0;                              // where they start in the file
   ParquetSchema schema_;
   int64_t num_rows_ = 0;
 };

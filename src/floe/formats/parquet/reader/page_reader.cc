@@ -21,7 +21,7 @@ PageReader::PageReader(Buffer chunk, int64_t chunk_offset, compression::Codec co
     : chunk_(std::move(chunk)),
       chunk_offset_(chunk_offset),
       codec_(codec),
-      options_(options),
+      options_(std::move(options)),
       context_(std::move(context)),
       scratch_(std::move(scratch)) {}
 
@@ -90,8 +90,7 @@ int64_t PageReader::V1Lead(int32_t num_values) const {
   return (kValueAlignment - levels % kValueAlignment) % kValueAlignment;
 }
 
-Status PageReader::TakeWholeBody(int64_t page_offset, std::span<const uint8_t> body, const Buffer& owner,
-                                 Page* page) {
+Status PageReader::TakeWholeBody(int64_t page_offset, std::span<const uint8_t> body, const Buffer& owner, Page* page) {
   if (codec_ == compression::Codec::kUncompressed) {
     page->storage = owner;
     page->values = body;
@@ -129,8 +128,8 @@ Result<std::optional<Page>> PageReader::Next() {
                                         options_.max_page_size, "-byte page budget"));
     }
     pos_ = body_pos + body_size;
-    std::span<const uint8_t> body = chunk_.span().subspan(static_cast<size_t>(body_pos),
-                                                          static_cast<size_t>(body_size));
+    std::span<const uint8_t> body =
+        chunk_.span().subspan(static_cast<size_t>(body_pos), static_cast<size_t>(body_size));
     const bool is_data_page = header_.type == PageType::DATA_PAGE || header_.type == PageType::DATA_PAGE_V2;
     const int32_t data_page_ordinal = data_page_ordinal_;
     if (is_data_page) ++data_page_ordinal_;
@@ -141,8 +140,8 @@ Result<std::optional<Page>> PageReader::Next() {
     if (options_.verify_checksums && header_.crc) {
       const uint32_t actual = Crc32(0, body);
       if (actual != static_cast<uint32_t>(*header_.crc)) {
-        return Error(page_offset, StrCat("CRC mismatch (header ", static_cast<uint32_t>(*header_.crc),
-                                         ", data ", actual, ")"));
+        return Error(page_offset,
+                     StrCat("CRC mismatch (header ", static_cast<uint32_t>(*header_.crc), ", data ", actual, ")"));
       }
     }
 
@@ -152,11 +151,11 @@ Result<std::optional<Page>> PageReader::Next() {
       auto size = EncryptedModuleSize(body);
       if (!size.ok()) return Error(page_offset, StrCat("encrypted page: ", size.status().message()));
       if (*size != body.size()) {
-        return Error(page_offset, StrCat("encrypted page of ", *size, " bytes in a compressed_page_size of ",
-                                         body.size()));
+        return Error(page_offset,
+                     StrCat("encrypted page of ", *size, " bytes in a compressed_page_size of ", body.size()));
       }
-      auto plain = options_.decryptor->Decrypt(is_data_page ? ModuleType::kDataPage : ModuleType::kDictionaryPage,
-                                               body, data_page_ordinal);
+      auto plain = options_.decryptor->Decrypt(is_data_page ? ModuleType::kDataPage : ModuleType::kDictionaryPage, body,
+                                               data_page_ordinal);
       if (!plain.ok()) return plain.status().WithContext(StrCat(context_, ": page at byte ", page_offset));
       decrypted = std::move(plain).value();
       owner = &decrypted;
@@ -196,8 +195,8 @@ Result<std::optional<Page>> PageReader::Next() {
             int64_t{data.repetition_levels_byte_length} + int64_t{data.definition_levels_byte_length};
         const auto stored_size = static_cast<int64_t>(body.size());
         if (levels_size > stored_size || levels_size > header_.uncompressed_page_size) {
-          return Error(page_offset, StrCat("level sections of ", levels_size, " bytes exceed the page (",
-                                           stored_size, " bytes)"));
+          return Error(page_offset,
+                       StrCat("level sections of ", levels_size, " bytes exceed the page (", stored_size, " bytes)"));
         }
         page.repetition_levels = body.subspan(0, static_cast<size_t>(data.repetition_levels_byte_length));
         page.definition_levels = body.subspan(static_cast<size_t>(data.repetition_levels_byte_length),
@@ -208,19 +207,18 @@ Result<std::optional<Page>> PageReader::Next() {
           FLOE_ASSIGN_OR_RETURN(page.storage,
                                 Inflate(page_offset, stored_values, header_.uncompressed_page_size - levels_size));
           page.values = page.storage.span();
+          page.level_storage = std::move(decrypted);  // the levels point into it (empty for a plaintext page)
         } else {
           if (static_cast<int64_t>(stored_values.size()) != header_.uncompressed_page_size - levels_size) {
             return Error(page_offset, StrCat("uncompressed values hold ", stored_values.size(),
-                                             " bytes, the header says ",
-                                             header_.uncompressed_page_size - levels_size));
+                                             " bytes, the header says ", header_.uncompressed_page_size - levels_size));
           }
           page.storage = *owner;
           page.values = stored_values;
         }
         return std::optional<Page>(std::move(page));
       }
-      default:
-        continue;  // index pages and page types from newer writers carry nothing a reader needs
+      default: continue;  // index pages and page types from newer writers carry nothing a reader needs
     }
   }
   return std::optional<Page>();

@@ -44,8 +44,9 @@
 
 namespace floe::parquet {
 
-// One page, decompressed. The spans point into `storage` (or into the chunk
-// buffer for uncompressed pages), which the page keeps alive.
+// One page, decompressed. The spans point into `storage` (the decompression
+// buffer, the chunk, or an encrypted page's decrypted bytes) or, for the
+// levels of a v2 page, `level_storage`; the page keeps them alive.
 struct Page {
   PageType type = PageType::DATA_PAGE;
   int64_t file_offset = 0;  // where the page header starts
@@ -62,6 +63,10 @@ struct Page {
   std::span<const uint8_t> definition_levels;
   std::span<const uint8_t> values;  // v1: levels, then values
   Buffer storage;
+  // What holds a v2 page's level spans when `storage` does not: the
+  // decrypted page of an encrypted, compressed v2 page (its values were
+  // inflated into `storage`). Empty otherwise.
+  Buffer level_storage;
 };
 
 struct PageReaderOptions {
