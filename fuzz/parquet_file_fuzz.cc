@@ -1,8 +1,9 @@
 // Fuzzes a whole-file read: the input is a Parquet file in memory, opened
 // and scanned to the end with every column, in small batches (so records
 // spanning pages and batches are exercised) and within a small memory budget
-// (so inflating pages must be refused, not allocated). Any error is fine;
-// a crash, UB, leak or an array that fails validation is not.
+// (so inflating pages must be refused, not allocated), with the keys of the
+// encrypted seeds. Any error is fine; a crash, UB, leak or an array that
+// fails validation is not.
 
 #include <cstdint>
 #include <cstdlib>
@@ -18,6 +19,18 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }
   floe::parquet::ReaderOptions options;
   options.max_page_size = 16 << 20;
+  // The keys of parquet-testing's encrypted seeds (data/README.md), so that
+  // their mutants reach the decryption paths: module lengths, the crypto
+  // metadata, the decrypted footer and pages. The plaintext footer's
+  // signature is not checked, so a mutated one still reaches its columns.
+  static const auto keys = [] {
+    auto k = std::make_shared<floe::parquet::DecryptionKeys>();
+    k->footer_key = "0123456789012345";
+    k->column_keys = {{"double_field", "1234567890123450"}, {"float_field", "1234567890123451"}};
+    k->verify_footer_signature = false;
+    return k;
+  }();
+  options.decryption = keys;
   auto opened = floe::parquet::ParquetFileReader::Open(io, "mem://fuzz.parquet", options);
   if (!opened.ok()) return 0;
   std::shared_ptr<const floe::parquet::ParquetFileReader> file(std::move(*opened));
