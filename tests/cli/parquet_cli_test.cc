@@ -404,5 +404,50 @@ TEST(ParquetCliTest, RewritePageBytesCutsMorePages) {
   EXPECT_GT(CountPages(dir.Join("small.parquet"), 0), CountPages(dir.Join("big.parquet"), 0));
 }
 
+TEST(ParquetCliTest, EncryptedFilesReadWithKeysAndMetaSaysHowTheyAreEncrypted) {
+  const std::string data = std::string(FLOE_SHARED_DIR) + "/fixtures/parquet-testing/data/";
+  // data/README.md's keys, ASCII digits, in hex.
+  const std::vector<std::string> keys = {"--footer-key", "30313233343536373839303132333435",                 //
+                                         "--column-key", "double_field=31323334353637383930313233343530",  //
+                                         "--column-key", "float_field=31323334353637383930313233343531"};
+  const std::string encrypted_footer = data + "encrypt_columns_and_footer_ctr.parquet.encrypted";
+
+  auto keyless = RunFloe({"parquet", "cat", encrypted_footer}, kCleanEnv);
+  EXPECT_NE(keyless.exit_code, 0);
+  EXPECT_TRUE(keyless.out.empty()) << keyless.out;
+  EXPECT_NE(keyless.err.find("PermissionDenied"), std::string::npos) << keyless.err;
+  EXPECT_EQ(std::count(keyless.err.begin(), keyless.err.end(), '\n'), 1) << keyless.err;
+
+  std::vector<std::string> cat = {"parquet", "cat", encrypted_footer, "--columns", "double_field", "--format", "csv",
+                                  "--limit", "3"};
+  cat.insert(cat.end(), keys.begin(), keys.end());
+  auto rows = RunFloe(cat, kCleanEnv);
+  ASSERT_EQ(rows.exit_code, 0) << rows.err;
+  EXPECT_EQ(rows.out, "double_field\n0\n1.1111111\n2.2222222\n");
+
+  std::vector<std::string> meta = {"parquet", "meta", encrypted_footer, "--format", "csv"};
+  meta.insert(meta.end(), keys.begin(), keys.end());
+  auto described = RunFloe(meta, kCleanEnv);
+  ASSERT_EQ(described.exit_code, 0) << described.err;
+  EXPECT_NE(described.out.find("encryption: AES_GCM_CTR_V1, no AAD prefix, encrypted footer\n"), std::string::npos)
+      << described.out;
+  EXPECT_NE(described.out.find(",column key 'kc1'\n"), std::string::npos) << described.out;  // double_field
+  EXPECT_NE(described.out.find(",column key 'kc2'\n"), std::string::npos) << described.out;  // float_field
+
+  // A signed plaintext footer opens without keys; its encrypted columns say so.
+  auto plain = RunFloe({"parquet", "meta", data + "encrypt_columns_plaintext_footer.parquet.encrypted", "--format",
+                        "csv"},
+                       kCleanEnv);
+  ASSERT_EQ(plain.exit_code, 0) << plain.err;
+  EXPECT_NE(plain.out.find("encryption: AES_GCM_V1, no AAD prefix, signed plaintext footer\n"), std::string::npos)
+      << plain.out;
+
+  // A key that is not hex is refused without being echoed.
+  auto bad = RunFloe({"parquet", "cat", encrypted_footer, "--footer-key", "secret-not-hex-secret-not-hex-00"}, kCleanEnv);
+  EXPECT_NE(bad.exit_code, 0);
+  EXPECT_NE(bad.err.find("InvalidArgument"), std::string::npos) << bad.err;
+  EXPECT_EQ(bad.err.find("secret"), std::string::npos) << bad.err;
+}
+
 }  // namespace
 }  // namespace floe

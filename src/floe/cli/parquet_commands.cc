@@ -137,6 +137,39 @@ Status Schema(CommandContext& ctx, const FileArgs& args) {
   return Status::OK();
 }
 
+// "AES_GCM_V1, AAD prefix 'x' stored" and the like.
+std::string EncryptionText(const parquet::EncryptionAlgorithm& algorithm) {
+  const std::optional<std::string>* prefix = nullptr;
+  const std::optional<bool>* supply = nullptr;
+  std::string text;
+  if (const auto* gcm = std::get_if<parquet::AesGcmV1>(&algorithm)) {
+    text = "AES_GCM_V1";
+    prefix = &gcm->aad_prefix;
+    supply = &gcm->supply_aad_prefix;
+  } else if (const auto* ctr = std::get_if<parquet::AesGcmCtrV1>(&algorithm)) {
+    text = "AES_GCM_CTR_V1";
+    prefix = &ctr->aad_prefix;
+    supply = &ctr->supply_aad_prefix;
+  } else {
+    return "an unknown algorithm";
+  }
+  if (prefix->has_value()) return text + ", AAD prefix " + Quote(**prefix) + " stored";
+  if (supply->value_or(false)) return text + ", AAD prefix not stored (the reader supplies it)";
+  return text + ", no AAD prefix";
+}
+
+// How a column chunk is encrypted, for `meta`: null for a plaintext chunk.
+std::optional<std::string> ChunkEncryptionText(const parquet::ColumnChunk& chunk) {
+  if (!chunk.crypto_metadata) return std::nullopt;
+  const auto* with_key = std::get_if<parquet::EncryptionWithColumnKey>(&*chunk.crypto_metadata);
+  if (with_key == nullptr) return "footer key";
+  const std::string& id = with_key->key_metadata.value_or("");
+  const bool printable = !id.empty() && id.size() <= 40 && std::all_of(id.begin(), id.end(), [](char ch) {
+    return ch >= 0x20 && ch < 0x7f;
+  });
+  return printable ? "column key " + Quote(id) : "column key";
+}
+
 Status Meta(CommandContext& ctx, const FileArgs& args) {
   FLOE_ASSIGN_OR_RETURN(auto reader, OpenParquet(ctx, args.path, args.keys));
   const parquet::FileMetaData& md = reader->metadata();
@@ -145,6 +178,10 @@ Status Meta(CommandContext& ctx, const FileArgs& args) {
       << "created_by: " << md.created_by.value_or("(not set)") << "\n"
       << "format version: " << md.version << ", rows: " << md.num_rows << ", row groups: " << md.row_groups.size()
       << ", columns: " << reader->schema().num_columns() << "\n";
+  if (const parquet::EncryptionAlgorithm* algorithm = reader->encryption_algorithm()) {
+    out << "encryption: " << EncryptionText(*algorithm)
+        << (reader->has_encrypted_footer() ? ", encrypted footer" : ", signed plaintext footer") << "\n";
+  }
   if (md.key_value_metadata) {
     for (const auto& kv : *md.key_value_metadata) {
       const std::string value = kv.value.value_or("");
@@ -162,9 +199,9 @@ Status Meta(CommandContext& ctx, const FileArgs& args) {
       Field("uncompressed", DataType::Int64(), false), Field("min", DataType::Utf8(), true),
       Field("max", DataType::Utf8(), true), Field("page_index", DataType::Utf8(), false),
       Field("bloom_filter", DataType::Bool(), false), Field("unencoded_bytes", DataType::Int64(), true),
-      Field("level_histograms", DataType::Utf8(), true)});
+      Field("level_histograms", DataType::Utf8(), true), Field("encryption", DataType::Utf8(), true)});
   PrimitiveBuilder<int32_t> group_b;
-  StringBuilder column_b, type_b, codec_b, enc_b, min_b, max_b, index_b, hist_b;
+  StringBuilder column_b, type_b, codec_b, enc_b, min_b, max_b, index_b, hist_b, crypt_b;
   PrimitiveBuilder<int64_t> values_b, nulls_b, comp_b, uncomp_b, unencoded_b;
   BoolBuilder bloom_b;
   for (int g = 0; g < reader->num_row_groups(); ++g) {
@@ -172,6 +209,8 @@ Status Meta(CommandContext& ctx, const FileArgs& args) {
       const auto& desc = reader->schema().column(c);
       const parquet::ColumnChunk& chunk = md.row_groups[static_cast<size_t>(g)].columns[static_cast<size_t>(c)];
       FLOE_ASSIGN_OR_RETURN(const parquet::ColumnMetaData* m, reader->ColumnChunkMeta(g, c));
+      const std::optional<std::string> encryption = ChunkEncryptionText(chunk);
+      FLOE_RETURN_IF_ERROR(encryption ? crypt_b.Append(*encryption) : crypt_b.AppendNulls(1));
       std::string encodings;
       for (auto e : m->encodings) encodings += (encodings.empty() ? "" : " ") + parquet::EncodingName(e);
       parquet::ColumnStatistics stats;
@@ -218,7 +257,7 @@ Status Meta(CommandContext& ctx, const FileArgs& args) {
   FLOE_ASSIGN_OR_RETURN(RecordBatch batch,
                         FinishBatch(schema, {&group_b, &column_b, &type_b, &codec_b, &enc_b, &values_b, &nulls_b,
                                              &comp_b, &uncomp_b, &min_b, &max_b, &index_b, &bloom_b, &unencoded_b,
-                                             &hist_b}));
+                                             &hist_b, &crypt_b}));
   return PrintBatches(ctx, schema, {batch});
 }
 

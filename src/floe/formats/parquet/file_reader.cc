@@ -83,6 +83,8 @@ Status ParquetFileReader::Init(const std::string& path, int64_t footer_guess) {
     }
     FLOE_RETURN_IF_ERROR(MakeSchema(decoded_metadata, name));
     if (decryptor_) FLOE_RETURN_IF_ERROR(DecryptColumnMetaData(&decoded_metadata, name));
+    encrypted_footer_ = encrypted_footer;
+    if (decoded_metadata.encryption_algorithm) encryption_algorithm_ = decoded_metadata.encryption_algorithm;
     const bool encrypted = encrypted_footer || decoded_metadata.encryption_algorithm.has_value();
     metadata_ = std::make_shared<const FileMetaData>(std::move(decoded_metadata));
     if (options_.footer_cache && !encrypted) options_.footer_cache->Put(path, size, metadata_);
@@ -124,6 +126,7 @@ Result<FileMetaData> ParquetFileReader::DecryptFooter(std::span<const uint8_t> f
   if (!crypto.ok()) return crypto.status().WithContext(StrCat(name, ": FileCryptoMetaData"));
   FLOE_ASSIGN_OR_RETURN(
       decryptor_, FileDecryptor::Make(crypto->encryption_algorithm, crypto->key_metadata, *options_.decryption, name));
+  encryption_algorithm_ = crypto->encryption_algorithm;
   FLOE_ASSIGN_OR_RETURN(const ModuleDecryptor footer_decryptor, decryptor_->ForFooter());
   auto plain = footer_decryptor.Decrypt(ModuleType::kFooter, footer.subspan(crypto_size));
   if (!plain.ok()) return plain.status().WithContext(StrCat(name, ": encrypted footer"));

@@ -87,6 +87,15 @@ class ParquetFileReader {
   // callers skip a request; nullopt otherwise.
   std::optional<Buffer> CachedTailBytes(int64_t offset, int64_t length) const;
 
+  // How the file is encrypted: its algorithm (from the crypto metadata of an
+  // encrypted footer, or from a signed plaintext footer), or nullptr for a
+  // plaintext file.
+  const EncryptionAlgorithm* encryption_algorithm() const {
+    return encryption_algorithm_ ? &*encryption_algorithm_ : nullptr;
+  }
+  // True for the "PARE" mode, whose footer is encrypted.
+  bool has_encrypted_footer() const { return encrypted_footer_; }
+
   int num_row_groups() const { return static_cast<int>(metadata_->row_groups.size()); }
   // The rows of all row groups (not FileMetaData.num_rows, which some writers leave 0).
   int64_t num_rows() const { return num_rows_; }
@@ -126,6 +135,8 @@ class ParquetFileReader {
   std::shared_ptr<const FileMetaData> metadata_;
   std::shared_ptr<const FileDecryptor> decryptor_;       // null for a plaintext file, or without keys
   std::map<std::pair<int, int>, Status> column_errors_;  // (row group, column) -> why it cannot be read
+  std::optional<EncryptionAlgorithm> encryption_algorithm_;
+  bool encrypted_footer_ = false;
   Buffer tail_;                                          // the footer read's bytes (empty with a footer cache hit)
   int64_t tail_offset_ = 0;                              // where they start in the file
   ParquetSchema schema_;
