@@ -442,6 +442,16 @@ TEST(ParquetCliTest, EncryptedFilesReadWithKeysAndMetaSaysHowTheyAreEncrypted) {
   EXPECT_NE(plain.out.find("encryption: AES_GCM_V1, no AAD prefix, signed plaintext footer\n"), std::string::npos)
       << plain.out;
 
+  // With the footer key alone, the chunks of the column keys are listed, their
+  // metadata unknown.
+  auto partial = RunFloe({"parquet", "meta", encrypted_footer, "--format", "csv", "--footer-key", keys[1]}, kCleanEnv);
+  ASSERT_EQ(partial.exit_code, 0) << partial.err;
+  EXPECT_NE(partial.out.find("0,double_field,float64,,,,,,,,,column+offset,,,,\"column key 'kc1', metadata not "
+                             "decrypted\"\n"),
+            std::string::npos)
+      << partial.out;
+  EXPECT_NE(partial.out.find("0,int32_field,time64[us],SNAPPY,"), std::string::npos) << partial.out;
+
   // A key that is not hex is refused without being echoed.
   auto bad = RunFloe({"parquet", "cat", encrypted_footer, "--footer-key", "secret-not-hex-secret-not-hex-00"}, kCleanEnv);
   EXPECT_NE(bad.exit_code, 0);

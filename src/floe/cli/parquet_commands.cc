@@ -193,12 +193,13 @@ Status Meta(CommandContext& ctx, const FileArgs& args) {
 
   static const auto schema = std::make_shared<const floe::Schema>(std::vector<Field>{
       Field("row_group", DataType::Int32(), false), Field("column", DataType::Utf8(), false),
-      Field("type", DataType::Utf8(), false), Field("codec", DataType::Utf8(), false),
-      Field("encodings", DataType::Utf8(), false), Field("values", DataType::Int64(), false),
-      Field("nulls", DataType::Int64(), true), Field("compressed", DataType::Int64(), false),
-      Field("uncompressed", DataType::Int64(), false), Field("min", DataType::Utf8(), true),
+      // Nullable where an encrypted chunk without its key leaves them unknown.
+      Field("type", DataType::Utf8(), false), Field("codec", DataType::Utf8(), true),
+      Field("encodings", DataType::Utf8(), true), Field("values", DataType::Int64(), true),
+      Field("nulls", DataType::Int64(), true), Field("compressed", DataType::Int64(), true),
+      Field("uncompressed", DataType::Int64(), true), Field("min", DataType::Utf8(), true),
       Field("max", DataType::Utf8(), true), Field("page_index", DataType::Utf8(), false),
-      Field("bloom_filter", DataType::Bool(), false), Field("unencoded_bytes", DataType::Int64(), true),
+      Field("bloom_filter", DataType::Bool(), true), Field("unencoded_bytes", DataType::Int64(), true),
       Field("level_histograms", DataType::Utf8(), true), Field("encryption", DataType::Utf8(), true)});
   PrimitiveBuilder<int32_t> group_b;
   StringBuilder column_b, type_b, codec_b, enc_b, min_b, max_b, index_b, hist_b, crypt_b;
@@ -208,17 +209,36 @@ Status Meta(CommandContext& ctx, const FileArgs& args) {
     for (int c = 0; c < reader->schema().num_columns(); ++c) {
       const auto& desc = reader->schema().column(c);
       const parquet::ColumnChunk& chunk = md.row_groups[static_cast<size_t>(g)].columns[static_cast<size_t>(c)];
-      FLOE_ASSIGN_OR_RETURN(const parquet::ColumnMetaData* m, reader->ColumnChunkMeta(g, c));
       const std::optional<std::string> encryption = ChunkEncryptionText(chunk);
+      std::string page_index = chunk.column_index_offset && chunk.offset_index_offset ? "column+offset"
+                               : chunk.offset_index_offset                            ? "offset"
+                               : chunk.column_index_offset                            ? "column"
+                                                                                      : "none";
+      auto meta = reader->ColumnChunkMeta(g, c);
+      if (!meta.ok() && encryption && meta.status().IsPermissionDenied()) {
+        // Encrypted metadata this reader has no key (or a wrong one) for: listed,
+        // its contents unknown.
+        FLOE_RETURN_IF_ERROR(group_b.Append(g));
+        FLOE_RETURN_IF_ERROR(column_b.Append(desc.dotted_path()));
+        FLOE_RETURN_IF_ERROR(type_b.Append(desc.type->ToString()));
+        for (StringBuilder* unknown : {&codec_b, &enc_b, &min_b, &max_b, &hist_b}) {
+          FLOE_RETURN_IF_ERROR(unknown->AppendNulls(1));
+        }
+        for (PrimitiveBuilder<int64_t>* unknown : {&values_b, &nulls_b, &comp_b, &uncomp_b, &unencoded_b}) {
+          FLOE_RETURN_IF_ERROR(unknown->AppendNulls(1));
+        }
+        FLOE_RETURN_IF_ERROR(bloom_b.AppendNulls(1));
+        FLOE_RETURN_IF_ERROR(index_b.Append(page_index));
+        FLOE_RETURN_IF_ERROR(crypt_b.Append(*encryption + ", metadata not decrypted"));
+        continue;
+      }
+      FLOE_RETURN_IF_ERROR(meta.status());
+      const parquet::ColumnMetaData* m = *meta;
       FLOE_RETURN_IF_ERROR(encryption ? crypt_b.Append(*encryption) : crypt_b.AppendNulls(1));
       std::string encodings;
       for (auto e : m->encodings) encodings += (encodings.empty() ? "" : " ") + parquet::EncodingName(e);
       parquet::ColumnStatistics stats;
       if (m->statistics) stats = parquet::EffectiveStatistics(desc, *m->statistics);
-      std::string page_index = chunk.column_index_offset && chunk.offset_index_offset ? "column+offset"
-                               : chunk.offset_index_offset                            ? "offset"
-                               : chunk.column_index_offset                            ? "column"
-                                                                                      : "none";
       FLOE_RETURN_IF_ERROR(group_b.Append(g));
       FLOE_RETURN_IF_ERROR(column_b.Append(desc.dotted_path()));
       FLOE_RETURN_IF_ERROR(type_b.Append(desc.type->ToString()));
