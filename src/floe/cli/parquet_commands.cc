@@ -139,23 +139,12 @@ Status Schema(CommandContext& ctx, const FileArgs& args) {
 
 // "AES_GCM_V1, AAD prefix 'x' stored" and the like.
 std::string EncryptionText(const parquet::EncryptionAlgorithm& algorithm) {
-  const std::optional<std::string>* prefix = nullptr;
-  const std::optional<bool>* supply = nullptr;
-  std::string text;
-  if (const auto* gcm = std::get_if<parquet::AesGcmV1>(&algorithm)) {
-    text = "AES_GCM_V1";
-    prefix = &gcm->aad_prefix;
-    supply = &gcm->supply_aad_prefix;
-  } else if (const auto* ctr = std::get_if<parquet::AesGcmCtrV1>(&algorithm)) {
-    text = "AES_GCM_CTR_V1";
-    prefix = &ctr->aad_prefix;
-    supply = &ctr->supply_aad_prefix;
-  } else {
-    return "an unknown algorithm";
-  }
-  if (prefix->has_value()) return text + ", AAD prefix " + Quote(**prefix) + " stored";
-  if (supply->value_or(false)) return text + ", AAD prefix not stored (the reader supplies it)";
-  return text + ", no AAD prefix";
+  const std::optional<parquet::EncryptionAlgorithmFields> fields = parquet::FieldsOf(algorithm);
+  if (!fields) return "an unknown algorithm";
+  const std::string name(fields->name);
+  if (*fields->aad_prefix) return name + ", AAD prefix " + Quote(**fields->aad_prefix) + " stored";
+  if (fields->supply_aad_prefix) return name + ", AAD prefix not stored (the reader supplies it)";
+  return name + ", no AAD prefix";
 }
 
 // How a column chunk is encrypted, for `meta`: null for a plaintext chunk.

@@ -73,6 +73,16 @@ Result<std::string> GcmTag(const std::string& key, const uint8_t* nonce, const s
 
 }  // namespace
 
+std::optional<EncryptionAlgorithmFields> FieldsOf(const EncryptionAlgorithm& algorithm) {
+  const auto fields = [](std::string_view name, bool ctr_pages, const auto& a) {
+    return EncryptionAlgorithmFields{name, ctr_pages, &a.aad_prefix, &a.aad_file_unique,
+                                     a.supply_aad_prefix.value_or(false)};
+  };
+  if (const auto* gcm = std::get_if<AesGcmV1>(&algorithm)) return fields("AES_GCM_V1", false, *gcm);
+  if (const auto* ctr = std::get_if<AesGcmCtrV1>(&algorithm)) return fields("AES_GCM_CTR_V1", true, *ctr);
+  return std::nullopt;
+}
+
 Result<int64_t> EncryptedModuleExtent(std::span<const uint8_t> bytes) {
   if (bytes.size() < kLengthBytes) {
     return Status::Corrupt(StrCat("encrypted module cut short: ", bytes.size(), " bytes, its length needs 4"));
@@ -173,36 +183,24 @@ Result<bool> ModuleDecryptor::VerifySignature(std::span<const uint8_t> footer,
 Result<std::shared_ptr<const FileDecryptor>> FileDecryptor::Make(const EncryptionAlgorithm& algorithm,
                                                                  std::optional<std::string> footer_key_metadata,
                                                                  const DecryptionKeys& keys, std::string where) {
-  const std::optional<std::string>* stored_prefix = nullptr;
-  const std::optional<std::string>* file_unique = nullptr;
-  bool supply_prefix = false;
-  std::shared_ptr<FileDecryptor> out(new FileDecryptor());
-  if (const auto* gcm = std::get_if<AesGcmV1>(&algorithm)) {
-    stored_prefix = &gcm->aad_prefix;
-    file_unique = &gcm->aad_file_unique;
-    supply_prefix = gcm->supply_aad_prefix.value_or(false);
-  } else if (const auto* ctr = std::get_if<AesGcmCtrV1>(&algorithm)) {
-    stored_prefix = &ctr->aad_prefix;
-    file_unique = &ctr->aad_file_unique;
-    supply_prefix = ctr->supply_aad_prefix.value_or(false);
-    out->ctr_pages_ = true;
-  } else {
-    return Status::Unsupported(StrCat(where, " is encrypted with an algorithm floe does not know"));
-  }
+  const std::optional<EncryptionAlgorithmFields> fields = FieldsOf(algorithm);
+  if (!fields) return Status::Unsupported(StrCat(where, " is encrypted with an algorithm floe does not know"));
   std::string prefix;
-  if (stored_prefix->has_value()) {
-    if (keys.aad_prefix && *keys.aad_prefix != **stored_prefix) {
+  if (const std::optional<std::string>& stored = *fields->aad_prefix) {
+    if (keys.aad_prefix && *keys.aad_prefix != *stored) {
       return Status::PermissionDenied(StrCat(where, ": the AAD prefix given differs from the one the file stores"));
     }
-    prefix = **stored_prefix;
+    prefix = *stored;
   } else if (keys.aad_prefix) {
     prefix = *keys.aad_prefix;
-  } else if (supply_prefix) {
+  } else if (fields->supply_aad_prefix) {
     return Status::PermissionDenied(
         StrCat(where, " was encrypted with an AAD prefix it does not store; give it (DecryptionKeys::aad_prefix)"));
   }
+  std::shared_ptr<FileDecryptor> out(new FileDecryptor());
+  out->ctr_pages_ = fields->ctr_pages;
   out->keys_ = keys;
-  out->file_aad_ = prefix + file_unique->value_or("");
+  out->file_aad_ = prefix + fields->aad_file_unique->value_or("");
   out->footer_key_metadata_ = std::move(footer_key_metadata);
   out->where_ = std::move(where);
   return std::shared_ptr<const FileDecryptor>(std::move(out));

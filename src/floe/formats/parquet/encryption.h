@@ -24,6 +24,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 
 #include "floe/base/buffer.h"
 #include "floe/base/result.h"
@@ -65,6 +66,18 @@ enum class ModuleType : uint8_t {
   kBloomFilterHeader = 8,
   kBloomFilterBitset = 9,
 };
+
+// What AES_GCM_V1 and AES_GCM_CTR_V1 both hold, the same three fields, with
+// the algorithm's name and whether its pages use AES-CTR; nullopt for an
+// algorithm floe does not know. The pointers are into `algorithm`.
+struct EncryptionAlgorithmFields {
+  std::string_view name;
+  bool ctr_pages = false;
+  const std::optional<std::string>* aad_prefix = nullptr;
+  const std::optional<std::string>* aad_file_unique = nullptr;
+  bool supply_aad_prefix = false;
+};
+std::optional<EncryptionAlgorithmFields> FieldsOf(const EncryptionAlgorithm& algorithm);
 
 // The bytes the module at the start of `bytes` takes: 4 + its stored
 // length, read from its first 4 bytes (Corrupt when there are fewer), not

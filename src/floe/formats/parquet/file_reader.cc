@@ -85,9 +85,8 @@ Status ParquetFileReader::Init(const std::string& path, int64_t footer_guess) {
     if (decryptor_) FLOE_RETURN_IF_ERROR(DecryptColumnMetaData(&decoded_metadata, name));
     encrypted_footer_ = encrypted_footer;
     if (decoded_metadata.encryption_algorithm) encryption_algorithm_ = decoded_metadata.encryption_algorithm;
-    const bool encrypted = encrypted_footer || decoded_metadata.encryption_algorithm.has_value();
     metadata_ = std::make_shared<const FileMetaData>(std::move(decoded_metadata));
-    if (options_.footer_cache && !encrypted) options_.footer_cache->Put(path, size, metadata_);
+    if (options_.footer_cache && !encryption_algorithm_) options_.footer_cache->Put(path, size, metadata_);
   } else {
     FLOE_RETURN_IF_ERROR(MakeSchema(*metadata_, name));
   }
@@ -165,11 +164,9 @@ Status ParquetFileReader::DecryptColumnMetaData(FileMetaData* metadata, const st
       // read, not here: the file's other columns stay readable.
       auto defer = [&](Status status) { column_errors_.emplace(std::pair<int, int>(g, c), std::move(status)); };
       if (const auto* with_key = std::get_if<EncryptionWithColumnKey>(&*chunk.crypto_metadata)) {
-        std::string named;
-        for (const std::string_view part : with_key->path_in_schema)
-          named += (named.empty() ? "" : ".") + std::string(part);
-        if (named != path) {
-          return Status::Corrupt(StrCat(where, ": its crypto metadata names the column ", Quote(named)));
+        if (with_key->path_in_schema != schema_.column(static_cast<int>(c)).path) {
+          return Status::Corrupt(
+              StrCat(where, ": its crypto metadata names the column ", Quote(with_key->path_in_schema.Dotted())));
         }
         if (!chunk.encrypted_column_metadata && !chunk.meta_data) {
           return Status::Corrupt(StrCat(where, ": encrypted with a column key, but without its metadata"));

@@ -140,8 +140,8 @@ Result<std::optional<Page>> PageReader::Next() {
     if (options_.verify_checksums && header_.crc) {
       const uint32_t actual = Crc32(0, body);
       if (actual != static_cast<uint32_t>(*header_.crc)) {
-        return Error(page_offset,
-                     StrCat("CRC mismatch (header ", static_cast<uint32_t>(*header_.crc), ", data ", actual, ")"));
+        return Error(page_offset, StrCat("CRC mismatch (header ", static_cast<uint32_t>(*header_.crc),
+                                         ", data ", actual, ")"));
       }
     }
 
@@ -211,14 +211,16 @@ Result<std::optional<Page>> PageReader::Next() {
         } else {
           if (static_cast<int64_t>(stored_values.size()) != header_.uncompressed_page_size - levels_size) {
             return Error(page_offset, StrCat("uncompressed values hold ", stored_values.size(),
-                                             " bytes, the header says ", header_.uncompressed_page_size - levels_size));
+                                             " bytes, the header says ",
+                                             header_.uncompressed_page_size - levels_size));
           }
           page.storage = *owner;
           page.values = stored_values;
         }
         return std::optional<Page>(std::move(page));
       }
-      default: continue;  // index pages and page types from newer writers carry nothing a reader needs
+      default:
+        continue;  // index pages and page types from newer writers carry nothing a reader needs
     }
   }
   return std::optional<Page>();
