@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "floe/base/hex.h"
 #include "floe/base/strings.h"
 #include "floe/catalog/catalog_uri.h"
 
@@ -18,18 +19,11 @@ constexpr Oid kTextOid = 25;
 // The advisory lock key of the catalog's write lock: "floe" in ASCII.
 constexpr std::string_view kCatalogLockSql = "SELECT pg_advisory_xact_lock(1718382437)";
 
-int HexValue(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
-
 std::string PercentDecode(std::string_view s) {
   std::string out;
   for (size_t i = 0; i < s.size(); ++i) {
-    if (s[i] == '%' && i + 2 < s.size() && HexValue(s[i + 1]) >= 0 && HexValue(s[i + 2]) >= 0) {
-      out += static_cast<char>(HexValue(s[i + 1]) * 16 + HexValue(s[i + 2]));
+    if (s[i] == '%' && i + 2 < s.size() && HexDigitValue(s[i + 1]) >= 0 && HexDigitValue(s[i + 2]) >= 0) {
+      out += static_cast<char>(HexDigitValue(s[i + 1]) * 16 + HexDigitValue(s[i + 2]));
       i += 2;
     } else {
       out += s[i];

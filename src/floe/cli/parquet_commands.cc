@@ -7,6 +7,7 @@
 #include <ostream>
 #include <variant>
 
+#include "floe/base/hex.h"
 #include "floe/base/strings.h"
 #include "floe/cli/command.h"
 #include "floe/cli/output.h"
@@ -31,19 +32,8 @@ struct KeyArgs {
 };
 
 Result<std::string> KeyFromHex(std::string_view hex, std::string_view what) {
-  auto nibble = [](char c) -> int {
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-    return -1;
-  };
   std::string key;
-  for (size_t i = 0; i + 1 < hex.size(); i += 2) {
-    const int hi = nibble(hex[i]), lo = nibble(hex[i + 1]);
-    if (hi < 0 || lo < 0) break;
-    key.push_back(static_cast<char>(hi << 4 | lo));
-  }
-  if (key.size() * 2 != hex.size() || (key.size() != 16 && key.size() != 24 && key.size() != 32)) {
+  if (!DecodeHex(hex, &key) || (key.size() != 16 && key.size() != 24 && key.size() != 32)) {
     // The key is not echoed: it would land in logs.
     return Status::InvalidArgument(StrCat(what, " takes an AES key as 32, 48 or 64 hex digits, not ", hex.size(),
                                           " characters of which some may not be hex"));

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstring>
 
+#include "floe/base/hex.h"
 #include "floe/columnar/civil_time.h"
 #include "floe/columnar/layout.h"
 
@@ -241,14 +242,6 @@ void AppendTimestamp(int64_t value, TimeUnit unit, bool with_zone, std::string* 
   AppendClock(static_cast<uint64_t>(time_of_day), PerSecond(unit), FractionDigits(unit), out);
   // The value is a UTC instant whatever the zone's name; say so.
   if (with_zone) out->append("+00:00");
-}
-
-void AppendHex(std::string_view bytes, std::string* out) {
-  for (char c : bytes) {
-    const auto b = static_cast<unsigned char>(c);
-    out->push_back(kHexDigits[b >> 4]);
-    out->push_back(kHexDigits[b & 15]);
-  }
 }
 
 void AppendUuid(std::string_view bytes, std::string* out) {

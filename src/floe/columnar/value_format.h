@@ -25,8 +25,6 @@ void AppendTimestamp(int64_t value, TimeUnit unit, bool with_zone, std::string* 
 // 04:05:06.789", each part with its own sign ("-1 day -00:00:01.5"), the
 // clock only when non-zero or alone ("00:00:00"), hours not folded into days.
 void AppendInterval(const MonthDayNano& value, std::string* out);
-// Lowercase hex, two digits per byte.
-void AppendHex(std::string_view bytes, std::string* out);
 // 16 bytes -> "xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx".
 void AppendUuid(std::string_view bytes, std::string* out);
 // Shortest round-trip digits; NaN, Infinity, -Infinity as words.

@@ -12,6 +12,7 @@
 
 #include "floe/base/check.h"
 #include "floe/base/crc32.h"
+#include "floe/base/hex.h"
 #include "floe/base/strings.h"
 #include "floe/iceberg/roaring_portable.h"
 
@@ -46,13 +47,7 @@ void AppendLittleEndian(std::string* out, uint64_t v, int bytes) {
 }
 
 std::string Hex(const uint8_t* p, size_t n) {
-  static constexpr char kDigits[] = "0123456789abcdef";
-  std::string out = "0x";
-  for (size_t i = 0; i < n; ++i) {
-    out.push_back(kDigits[p[i] >> 4]);
-    out.push_back(kDigits[p[i] & 0xf]);
-  }
-  return out;
+  return "0x" + floe::Hex(std::string_view(reinterpret_cast<const char*>(p), n));
 }
 
 Status Bad(std::string_view what) { return Status::Corrupt(StrCat("deletion vector: ", what)); }

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <limits>
 
+#include "floe/base/hex.h"
 #include "floe/base/strings.h"
 #include "floe/columnar/civil_time.h"
 #include "floe/columnar/value_format.h"
@@ -209,18 +210,6 @@ Result<Literal> ParseDecimal(const TypePtr& type, std::string_view text) {
   }
   if (unscaled > MaxUnscaled(type->precision())) return BadText(text, *type, "too many digits");
   return Literal::Make(type, negative ? -unscaled : unscaled);
-}
-
-bool ParseHex(std::string_view text, std::string* out) {
-  if (text.size() % 2 != 0) return false;
-  out->clear();
-  for (size_t i = 0; i < text.size(); i += 2) {
-    unsigned value = 0;
-    const auto [end, ec] = std::from_chars(text.data() + i, text.data() + i + 2, value, 16);
-    if (ec != std::errc() || end != text.data() + i + 2) return false;
-    out->push_back(static_cast<char>(value));
-  }
-  return true;
 }
 
 }  // namespace
@@ -448,7 +437,7 @@ Result<Literal> Literal::Parse(const TypePtr& type, std::string_view raw) {
       }
       std::string bytes;
       if (hex.size() != 32 || text.size() != 36 || text[8] != '-' || text[13] != '-' || text[18] != '-' ||
-          text[23] != '-' || !ParseHex(hex, &bytes)) {
+          text[23] != '-' || !DecodeHex(hex, &bytes)) {
         return BadText(raw, *type);
       }
       return Make(type, std::move(bytes));
@@ -456,7 +445,7 @@ Result<Literal> Literal::Parse(const TypePtr& type, std::string_view raw) {
     case TypeId::kFixed:
     case TypeId::kBinary: {
       std::string bytes;
-      if (!ParseHex(text, &bytes)) return BadText(raw, *type, "expected hex digits");
+      if (!DecodeHex(text, &bytes)) return BadText(raw, *type, "expected hex digits");
       return Make(type, std::move(bytes));
     }
     default:
@@ -580,7 +569,7 @@ std::string Literal::ToString() const {
       value_format::AppendUuid(bytes(), &out);
       return out;
     default:
-      value_format::AppendHex(bytes(), &out);
+      AppendHex(bytes(), &out);
       return out;
   }
 }

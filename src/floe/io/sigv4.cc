@@ -7,18 +7,13 @@
 #include <algorithm>
 #include <ctime>
 
+#include "floe/base/hex.h"
+
 namespace floe {
 namespace {
 
-constexpr char kHex[] = "0123456789abcdef";
-
 std::string ToHex(const uint8_t* data, size_t n) {
-  std::string out(n * 2, '0');
-  for (size_t i = 0; i < n; ++i) {
-    out[2 * i] = kHex[data[i] >> 4];
-    out[2 * i + 1] = kHex[data[i] & 15];
-  }
-  return out;
+  return Hex(std::string_view(reinterpret_cast<const char*>(data), n));
 }
 
 std::string HmacSha256(std::string_view key, std::string_view data) {

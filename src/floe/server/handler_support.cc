@@ -5,6 +5,7 @@
 #include <limits>
 #include <thread>
 
+#include "floe/base/hex.h"
 #include "floe/base/strings.h"
 #include "floe/server/handlers.h"
 
@@ -56,28 +57,13 @@ Status Authorize(const RestRequest& request, Principal::Access access, const cat
 
 namespace {
 
-std::string Hex(std::string_view bytes) {
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string out;
-  for (unsigned char c : bytes) {
-    out += kHex[c >> 4];
-    out += kHex[c & 0xF];
-  }
-  return out;
-}
-
+// Tokens are written in lowercase (Hex); an uppercase one was not written
+// by floe and is refused, so each page has one token.
 Result<std::string> Unhex(std::string_view text) {
-  auto value = [](char c) -> int {
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    return -1;
-  };
-  if (text.size() % 2 != 0) return Status::InvalidArgument(StrCat("pageToken ", Quote(text), " is not a floe page token"));
   std::string out;
-  for (size_t i = 0; i < text.size(); i += 2) {
-    const int h = value(text[i]), l = value(text[i + 1]);
-    if (h < 0 || l < 0) return Status::InvalidArgument(StrCat("pageToken ", Quote(text), " is not a floe page token"));
-    out.push_back(static_cast<char>(h * 16 + l));
+  const bool lowercase = std::none_of(text.begin(), text.end(), [](char c) { return c >= 'A' && c <= 'F'; });
+  if (!lowercase || !DecodeHex(text, &out)) {
+    return Status::InvalidArgument(StrCat("pageToken ", Quote(text), " is not a floe page token"));
   }
   return out;
 }

@@ -1,5 +1,6 @@
 #include "floe/catalog/rest/rest_path.h"
 
+#include "floe/base/hex.h"
 #include "floe/base/strings.h"
 
 namespace floe::catalog::rest {
@@ -9,13 +10,6 @@ namespace {
 bool IsUnreserved(unsigned char c) {
   return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '.' ||
          c == '_' || c == '~';
-}
-
-int HexValue(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
 }
 
 }  // namespace
@@ -46,8 +40,8 @@ Result<std::string> UrlDecode(std::string_view text, bool plus_as_space) {
       if (i + 2 >= text.size()) {
         return Status::InvalidArgument(StrCat("URL text ", Quote(text), ": truncated escape at offset ", i));
       }
-      const int h = HexValue(text[i + 1]);
-      const int l = HexValue(text[i + 2]);
+      const int h = HexDigitValue(text[i + 1]);
+      const int l = HexDigitValue(text[i + 2]);
       if (h < 0 || l < 0) {
         return Status::InvalidArgument(StrCat("URL text ", Quote(text), ": bad escape at offset ", i));
       }

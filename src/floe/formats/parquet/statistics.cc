@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "floe/base/hex.h"
 #include "floe/base/strings.h"
 #include "floe/columnar/value_format.h"
 #include "floe/formats/parquet/encoding/float16.h"

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <cstring>
 
+#include "floe/base/hex.h"
 #include "floe/base/strings.h"
 #include "floe/formats/compression/codec.h"
 
@@ -19,15 +20,7 @@ uint32_t LoadLittleEndian32(const uint8_t* p) {
 bool IsMagic(const uint8_t* p) { return std::memcmp(p, kMagic.data(), kMagicBytes) == 0; }
 
 // Four bytes as hex, for a bad-magic message.
-std::string Hex4(const uint8_t* p) {
-  static constexpr char kDigits[] = "0123456789abcdef";
-  std::string out = "0x";
-  for (int i = 0; i < 4; ++i) {
-    out.push_back(kDigits[p[i] >> 4]);
-    out.push_back(kDigits[p[i] & 0xf]);
-  }
-  return out;
-}
+std::string Hex4(const uint8_t* p) { return "0x" + Hex(std::string_view(reinterpret_cast<const char*>(p), 4)); }
 
 std::string BlobName(const BlobMetadata& blob, size_t index) {
   if (index == SIZE_MAX) return StrCat("blob ", Quote(blob.type), " at offset ", blob.offset);

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <cstdio>
 
+#include "floe/base/hex.h"
+
 namespace floe::parquet {
 namespace {
 
@@ -47,14 +49,6 @@ void AppendShortest(Float v, std::string* out) {
   char buf[64];
   const auto result = std::to_chars(buf, buf + sizeof buf, v);
   out->append(buf, result.ptr);
-}
-
-void AppendHex(std::string_view bytes, std::string* out) {
-  static constexpr char kDigits[] = "0123456789abcdef";
-  for (unsigned char c : bytes) {
-    out->push_back(kDigits[c >> 4]);
-    out->push_back(kDigits[c & 15]);
-  }
 }
 
 void AppendQuoted(std::string_view s, std::string* out) {
