@@ -459,5 +459,78 @@ TEST(ParquetCliTest, EncryptedFilesReadWithKeysAndMetaSaysHowTheyAreEncrypted) {
   EXPECT_EQ(bad.err.find("secret"), std::string::npos) << bad.err;
 }
 
+TEST(ParquetCliTest, RewriteEncryptsAndOnlyTheKeysReadItBack) {
+  testing::TempDir dir;
+  const std::string in = std::string(FLOE_SHARED_DIR) + "/fixtures/parquet-testing/data/alltypes_plain.parquet";
+  const std::string footer_key = "000102030405060708090a0b0c0d0e0f";
+  const std::string string_key = "101112131415161718191a1b1c1d1e1f2021222324252627";
+  auto original = RunFloe({"parquet", "cat", in, "--format", "csv"}, kCleanEnv);
+  ASSERT_EQ(original.exit_code, 0) << original.err;
+
+  for (const bool plaintext_footer : {false, true}) {
+    SCOPED_TRACE(plaintext_footer ? "plaintext footer" : "encrypted footer");
+    const std::string out = dir.Join(plaintext_footer ? "signed.parquet" : "sealed.parquet");
+    std::vector<std::string> rewrite = {"parquet", "rewrite", in, out, "--encrypt-footer-key", footer_key,
+                                        "--encrypt-column-key", "string_col=" + string_key, "--plaintext-columns",
+                                        "id,bool_col", "--encryption-algorithm", "AES_GCM_CTR_V1"};
+    if (plaintext_footer) rewrite.push_back("--plaintext-footer");
+    auto written = RunFloe(rewrite, kCleanEnv);
+    ASSERT_EQ(written.exit_code, 0) << written.err;
+
+    auto back = RunFloe({"parquet", "cat", out, "--format", "csv", "--footer-key", footer_key, "--column-key",
+                         "string_col=" + string_key},
+                        kCleanEnv);
+    ASSERT_EQ(back.exit_code, 0) << back.err;
+    EXPECT_EQ(back.out, original.out);
+
+    auto meta = RunFloe({"parquet", "meta", out, "--format", "csv", "--footer-key", footer_key, "--column-key",
+                         "string_col=" + string_key},
+                        kCleanEnv);
+    ASSERT_EQ(meta.exit_code, 0) << meta.err;
+    EXPECT_NE(meta.out.find(StrCat("encryption: AES_GCM_CTR_V1, no AAD prefix, ",
+                                   plaintext_footer ? "signed plaintext footer" : "encrypted footer", "\n")),
+              std::string::npos)
+        << meta.out;
+    EXPECT_NE(meta.out.find(",string_col,binary,"), std::string::npos) << meta.out;
+    EXPECT_NE(meta.out.find(",column key\n"), std::string::npos) << meta.out;
+    EXPECT_NE(meta.out.find(",footer key\n"), std::string::npos) << meta.out;
+
+    // Without keys: an encrypted footer opens nothing; a plaintext one gives
+    // the plaintext columns and refuses the others in one line.
+    auto ids = RunFloe({"parquet", "cat", out, "--format", "csv", "--columns", "id", "--limit", "2"}, kCleanEnv);
+    auto strings = RunFloe({"parquet", "cat", out, "--format", "csv", "--columns", "string_col"}, kCleanEnv);
+    EXPECT_NE(strings.exit_code, 0);
+    EXPECT_NE(strings.err.find("PermissionDenied"), std::string::npos) << strings.err;
+    EXPECT_EQ(std::count(strings.err.begin(), strings.err.end(), '\n'), 1) << strings.err;
+    if (plaintext_footer) {
+      ASSERT_EQ(ids.exit_code, 0) << ids.err;
+      EXPECT_EQ(ids.out, "id\n4\n5\n");
+    } else {
+      EXPECT_NE(ids.exit_code, 0);
+      EXPECT_NE(ids.err.find("encrypted footer"), std::string::npos) << ids.err;
+    }
+  }
+
+  // Encryption options without a footer key, and malformed keys, are refused
+  // before any file is written; keys are not echoed.
+  const std::string never = dir.Join("never.parquet");
+  auto no_footer_key = RunFloe({"parquet", "rewrite", in, never, "--plaintext-footer"}, kCleanEnv);
+  EXPECT_NE(no_footer_key.exit_code, 0);
+  EXPECT_NE(no_footer_key.err.find("need --encrypt-footer-key"), std::string::npos) << no_footer_key.err;
+  auto no_equals = RunFloe({"parquet", "rewrite", in, never, "--encrypt-footer-key", footer_key,
+                            "--encrypt-column-key", "string_col" + string_key},
+                           kCleanEnv);
+  EXPECT_NE(no_equals.exit_code, 0);
+  EXPECT_NE(no_equals.err.find("takes PATH=HEX"), std::string::npos) << no_equals.err;
+  EXPECT_EQ(no_equals.err.find(string_key), std::string::npos) << no_equals.err;
+  auto unknown_column = RunFloe({"parquet", "rewrite", in, never, "--encrypt-footer-key", footer_key,
+                                 "--encrypt-column-key", "strnig_col=" + string_key},
+                                kCleanEnv);
+  EXPECT_NE(unknown_column.exit_code, 0);
+  EXPECT_NE(unknown_column.err.find("'strnig_col', which is no leaf column"), std::string::npos)
+      << unknown_column.err;
+  EXPECT_FALSE(std::filesystem::exists(never));
+}
+
 }  // namespace
 }  // namespace floe

@@ -18,6 +18,7 @@
 #include "testing/temp_dir.h"
 
 namespace floe::parquet {
+namespace footer_cache_test {  // the unity build merges anonymous namespaces
 namespace {
 
 std::string Data(const std::string& name) { return testing::ParquetTestingDir() + "/data/" + name; }
@@ -224,4 +225,5 @@ TEST(BloomFilterTest, ProbesAFilterDuckDbWrote) {
 }
 
 }  // namespace
+}  // namespace footer_cache_test
 }  // namespace floe::parquet

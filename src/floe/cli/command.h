@@ -76,8 +76,16 @@ class CommandSet {
   // Storage for a command's option values, alive as long as the CommandSet:
   // CLI11 writes parsed values into it, the runner reads them.
   template <typename T>
-  T& Keep(T initial = T{}) {
+  T& Keep(T initial) {
     auto owned = std::make_shared<T>(std::move(initial));
+    kept_.push_back(owned);
+    return *owned;
+  }
+  // Value-initialized in place: no temporary to move (g++ 12 warns of
+  // maybe-uninitialized members when moving a large one).
+  template <typename T>
+  T& Keep() {
+    auto owned = std::make_shared<T>();
     kept_.push_back(owned);
     return *owned;
   }

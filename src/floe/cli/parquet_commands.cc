@@ -41,6 +41,19 @@ Result<std::string> KeyFromHex(std::string_view hex, std::string_view what) {
   return key;
 }
 
+// PATH=HEX, as --column-key and --encrypt-column-key take it: the column's
+// dotted path and its key.
+Result<std::pair<std::string, std::string>> ColumnKeyFromArg(const std::string& arg, std::string_view flag) {
+  const size_t eq = arg.rfind('=');
+  if (eq == std::string::npos || eq == 0) {
+    // The argument is not echoed: it may hold a key.
+    return Status::InvalidArgument(StrCat(flag, " takes PATH=HEX; the ", arg.size(), "-character argument has ",
+                                          eq == std::string::npos ? "no '='" : "no path before its '='"));
+  }
+  FLOE_ASSIGN_OR_RETURN(std::string key, KeyFromHex(std::string_view(arg).substr(eq + 1), flag));
+  return std::pair<std::string, std::string>(arg.substr(0, eq), std::move(key));
+}
+
 void AddKeyOptions(CLI::App* command, KeyArgs* keys) {
   command->add_option("--footer-key", keys->footer_key, "Encrypted files: the footer key, in hex");
   command->add_option("--column-key", keys->column_keys, "Encrypted files: a column's key, as PATH=HEX (repeatable)");
@@ -56,13 +69,9 @@ Result<std::unique_ptr<ParquetFileReader>> OpenParquet(CommandContext& ctx, cons
     if (!key_args.footer_key.empty()) {
       FLOE_ASSIGN_OR_RETURN(keys->footer_key, KeyFromHex(key_args.footer_key, "--footer-key"));
     }
-    for (const std::string& column_key : key_args.column_keys) {
-      const size_t eq = column_key.rfind('=');
-      if (eq == std::string::npos || eq == 0) {
-        return Status::InvalidArgument(StrCat("--column-key takes PATH=HEX, not ", Quote(column_key)));
-      }
-      FLOE_ASSIGN_OR_RETURN(keys->column_keys[column_key.substr(0, eq)],
-                            KeyFromHex(std::string_view(column_key).substr(eq + 1), "--column-key"));
+    for (const std::string& arg : key_args.column_keys) {
+      FLOE_ASSIGN_OR_RETURN(auto column_key, ColumnKeyFromArg(arg, "--column-key"));
+      keys->column_keys[column_key.first] = std::move(column_key.second);
     }
     keys->aad_prefix = key_args.aad_prefix;
     options.decryption = std::move(keys);
@@ -302,7 +311,48 @@ struct RewriteArgs {
   std::string bloom;  // comma-separated leaf column paths
   std::string boolean_encoding = "plain";
   KeyArgs keys;  // of the input
+  // Encrypting the output.
+  std::string encrypt_footer_key;                // hex
+  std::vector<std::string> encrypt_column_keys;  // PATH=HEX
+  std::string plaintext_columns;                 // comma-separated leaf column paths
+  bool plaintext_footer = false;
+  std::string encryption_algorithm = "AES_GCM_V1";
+  std::optional<std::string> encrypt_aad_prefix;
+  bool store_aad_prefix = true;
 };
+
+// The output's encryption from the --encrypt* options; nullopt without
+// --encrypt-footer-key (InvalidArgument when other encryption options are
+// given then).
+Result<std::optional<parquet::EncryptionProperties>> EncryptionFromArgs(const RewriteArgs& args) {
+  if (args.encrypt_footer_key.empty()) {
+    if (!args.encrypt_column_keys.empty() || !args.plaintext_columns.empty() || args.plaintext_footer ||
+        args.encrypt_aad_prefix || !args.store_aad_prefix || args.encryption_algorithm != "AES_GCM_V1") {
+      return Status::InvalidArgument("encryption options need --encrypt-footer-key");
+    }
+    return std::optional<parquet::EncryptionProperties>();
+  }
+  parquet::EncryptionProperties e;
+  FLOE_ASSIGN_OR_RETURN(e.footer_key, KeyFromHex(args.encrypt_footer_key, "--encrypt-footer-key"));
+  for (const std::string& arg : args.encrypt_column_keys) {
+    FLOE_ASSIGN_OR_RETURN(auto column_key, ColumnKeyFromArg(arg, "--encrypt-column-key"));
+    e.column_keys[column_key.first].key = std::move(column_key.second);
+  }
+  if (!args.plaintext_columns.empty()) {
+    for (const std::string_view column : Split(args.plaintext_columns, ',')) {
+      e.plaintext_columns.insert(std::string(Trim(column)));
+    }
+  }
+  e.plaintext_footer = args.plaintext_footer;
+  if (args.encryption_algorithm != "AES_GCM_V1" && args.encryption_algorithm != "AES_GCM_CTR_V1") {
+    return Status::InvalidArgument(
+        StrCat("--encryption-algorithm takes AES_GCM_V1 or AES_GCM_CTR_V1, not ", Quote(args.encryption_algorithm)));
+  }
+  e.ctr_pages = args.encryption_algorithm == "AES_GCM_CTR_V1";
+  e.aad_prefix = args.encrypt_aad_prefix;
+  e.store_aad_prefix = args.store_aad_prefix;
+  return std::optional<parquet::EncryptionProperties>(std::move(e));
+}
 
 Status Rewrite(CommandContext& ctx, const RewriteArgs& args) {
   FLOE_ASSIGN_OR_RETURN(std::shared_ptr<const ParquetFileReader> file, OpenParquet(ctx, args.in, args.keys));
@@ -327,6 +377,7 @@ Status Rewrite(CommandContext& ctx, const RewriteArgs& args) {
       options.columns[std::string(Trim(column))].bloom_filter = true;
     }
   }
+  FLOE_ASSIGN_OR_RETURN(options.encryption, EncryptionFromArgs(args));
   // The input's key-value metadata travels, except an Arrow schema, which
   // would describe the input's Arrow types rather than floe's output.
   if (file->metadata().key_value_metadata) {
@@ -396,6 +447,21 @@ void AddParquetCommands(CLI::App& app, CommandSet& commands) {
       ->capture_default_str();
   rewrite->add_option("--bloom", rw->bloom, "Leaf columns that get bloom filters, comma-separated dotted paths");
   AddKeyOptions(rewrite, &rw->keys);
+  rewrite->add_option("--encrypt-footer-key", rw->encrypt_footer_key,
+                      "Encrypt the output: its footer key, in hex; every column not named otherwise takes it");
+  rewrite->add_option("--encrypt-column-key", rw->encrypt_column_keys,
+                      "Encrypt a column of the output with its own key, as PATH=HEX (repeatable)");
+  rewrite->add_option("--plaintext-columns", rw->plaintext_columns,
+                      "Leave these leaf columns of an encrypted output unencrypted, comma-separated dotted paths");
+  rewrite->add_flag("--plaintext-footer", rw->plaintext_footer,
+                    "Sign the encrypted output's footer instead of encrypting it (readers without keys see the "
+                    "plaintext columns)");
+  rewrite->add_option("--encryption-algorithm", rw->encryption_algorithm, "AES_GCM_V1 or AES_GCM_CTR_V1")
+      ->capture_default_str();
+  rewrite->add_option("--encrypt-aad-prefix", rw->encrypt_aad_prefix,
+                      "Bind the encrypted output to this AAD prefix (a file or table name)");
+  rewrite->add_flag("!--no-store-aad-prefix", rw->store_aad_prefix,
+                    "Leave the AAD prefix out of the file: readers must supply it");
 }
 
 }  // namespace floe::cli

@@ -154,8 +154,30 @@ Result<std::span<const uint8_t>> ColumnChunkWriterBase::Compress(std::span<const
   return std::span<const uint8_t>(compressed_.data(), static_cast<size_t>(size));
 }
 
-void ColumnChunkWriterBase::AppendPage(const PageHeader& header, std::span<const uint8_t> data,
-                                       std::vector<uint8_t>* out) {
+Result<ModuleEncryptor*> ColumnChunkWriterBase::ChunkEncryptor() {
+  if (!options_.encryption) return nullptr;
+  if (!encryptor_) {
+    if (chunks_finished_ > INT16_MAX) {
+      return Status::Unsupported(StrCat("column ", Quote(column_.dotted_path()),
+                                        ": an encrypted file holds at most 32768 row groups (16-bit AAD ordinals)"));
+    }
+    const ChunkEncryption& e = *options_.encryption;
+    FLOE_ASSIGN_OR_RETURN(encryptor_, ModuleEncryptor::Make(e.key, e.file_aad, e.ctr_pages,
+                                                            static_cast<int16_t>(chunks_finished_), e.column));
+  }
+  return &*encryptor_;
+}
+
+Status ColumnChunkWriterBase::AppendPage(const PageHeader& header, std::span<const uint8_t> data,
+                                         std::vector<uint8_t>* out) {
+  const bool data_page = header.type != PageType::DICTIONARY_PAGE;
+  FLOE_ASSIGN_OR_RETURN(ModuleEncryptor* const encryptor, ChunkEncryptor());
+  if (encryptor != nullptr) {
+    encrypted_.clear();
+    FLOE_RETURN_IF_ERROR(encryptor->Append(data_page ? ModuleType::kDataPage : ModuleType::kDictionaryPage, data,
+                                           chunk_data_pages_, &encrypted_));
+    data = encrypted_;
+  }
   PageHeader h = header;
   h.compressed_page_size = static_cast<int32_t>(data.size());
   if (options_.page_checksums) {
@@ -166,10 +188,19 @@ void ColumnChunkWriterBase::AppendPage(const PageHeader& header, std::span<const
   header_.clear();
   // Every field of a page header fits the wire: encoding cannot fail.
   static_cast<void>(EncodePageHeader(h, &header_));
+  if (encryptor != nullptr) {
+    std::string plain_header = std::move(header_);
+    header_.clear();
+    FLOE_RETURN_IF_ERROR(encryptor->Append(data_page ? ModuleType::kDataPageHeader : ModuleType::kDictionaryPageHeader,
+                                           {reinterpret_cast<const uint8_t*>(plain_header.data()), plain_header.size()},
+                                           chunk_data_pages_, &header_));
+  }
+  if (data_page) ++chunk_data_pages_;
   out->insert(out->end(), header_.begin(), header_.end());
   out->insert(out->end(), data.begin(), data.end());
   total_uncompressed_ += static_cast<int64_t>(header_.size()) + h.uncompressed_page_size;
   total_compressed_ += static_cast<int64_t>(header_.size() + data.size());
+  return Status::OK();
 }
 
 void ColumnChunkWriterBase::CountEncoding(PageType type, Encoding encoding) {
@@ -286,7 +317,7 @@ Status ColumnChunkWriterBase::FlushPage() {
   }
 
   const auto offset = static_cast<int64_t>(pages_.size());
-  AppendPage(header, data, &pages_);
+  FLOE_RETURN_IF_ERROR(AppendPage(header, data, &pages_));
   offset_index_.page_locations.push_back(
       {offset, static_cast<int32_t>(static_cast<int64_t>(pages_.size()) - offset), chunk_rows_});
   AddColumnIndexEntry(page);
@@ -336,7 +367,7 @@ Status ColumnChunkWriterBase::Finish(FinishedColumnChunk* out) {
     dict.num_values = static_cast<int32_t>(entries);
     dict.encoding = Encoding::PLAIN;
     header.dictionary_page_header = dict;
-    AppendPage(header, data, &out->dictionary_page);
+    FLOE_RETURN_IF_ERROR(AppendPage(header, data, &out->dictionary_page));
     encoding_stats_.insert(encoding_stats_.begin(), {PageType::DICTIONARY_PAGE, Encoding::PLAIN, 1});
     encodings.push_back(Encoding::PLAIN);
   }
@@ -397,6 +428,9 @@ Status ColumnChunkWriterBase::Finish(FinishedColumnChunk* out) {
   ResetBloom();
   ResetChunkSizeStatistics();
   ResetChunk();
+  encryptor_.reset();
+  ++chunks_finished_;
+  chunk_data_pages_ = 0;
   return Status::OK();
 }
 
@@ -427,6 +461,11 @@ Result<std::unique_ptr<ColumnChunkWriter>> ColumnChunkWriter::Make(const WriterC
   }
   if (options.page_bytes <= 0 || options.page_rows <= 0) {
     return Status::InvalidArgument(StrCat("column ", name, ": page_bytes and page_rows must be positive"));
+  }
+  if (options.encryption) {
+    const ChunkEncryption& e = *options.encryption;
+    auto probe = ModuleEncryptor::Make(e.key, e.file_aad, e.ctr_pages, 0, e.column);
+    if (!probe.ok()) return probe.status().WithContext(StrCat("column ", name));
   }
   if (options.codec != compression::Codec::kUncompressed) {
     // Checks the codec and level once, here, rather than at the first page.

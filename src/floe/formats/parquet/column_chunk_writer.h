@@ -31,6 +31,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "floe/base/result.h"
@@ -41,6 +42,16 @@
 #include "floe/formats/parquet/schema_writer.h"
 
 namespace floe::parquet {
+
+// How a chunk's pages and page headers are encrypted (spec: Encryption.md):
+// its key, the file's AAD and algorithm, and the column's ordinal in the row
+// group. The row group ordinal is the number of chunks finished before.
+struct ChunkEncryption {
+  std::string key;
+  std::string file_aad;
+  bool ctr_pages = false;
+  int16_t column = 0;
+};
 
 struct ColumnChunkOptions {
   compression::Codec codec = compression::Codec::kZstd;
@@ -59,6 +70,9 @@ struct ColumnChunkOptions {
   bool bloom_filter = false;
   int64_t bloom_ndv = 0;  // 0: size the filter from the chunk's distinct values
   double bloom_fpp = 0.01;
+  // Encrypted pages: each page and each header is a module of its own, and
+  // a page's CRC covers its ciphertext, as parquet-mr writes it.
+  std::optional<ChunkEncryption> encryption;
 };
 
 // A finished column chunk. Offsets in meta_data and offset_index are
@@ -95,7 +109,9 @@ class ColumnChunkWriter {
   // Closes the open page, writes the dictionary page, and moves the chunk to
   // *out; the writer then starts an empty chunk. The buffer of
   // out->data_pages on entry is kept for the next chunk's pages (pass the
-  // same FinishedColumnChunk chunk after chunk to reuse it). Errors as Write().
+  // same FinishedColumnChunk chunk after chunk to reuse it). Errors as
+  // Write(); when encrypting, Unsupported past 32,768 row groups or data
+  // pages in a chunk (the AAD holds 16-bit ordinals).
   virtual Status Finish(FinishedColumnChunk* out) = 0;
 };
 

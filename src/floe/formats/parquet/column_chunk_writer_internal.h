@@ -13,6 +13,7 @@
 
 #include "floe/columnar/bit_util.h"
 #include "floe/formats/parquet/column_chunk_writer.h"
+#include "floe/formats/parquet/encryption.h"
 #include "floe/formats/parquet/statistics_writer.h"
 
 namespace floe::parquet::internal {
@@ -92,7 +93,9 @@ class ColumnChunkWriterBase : public ColumnChunkWriter {
  private:
   Status FlushPage();
   Result<std::span<const uint8_t>> Compress(std::span<const uint8_t> in);
-  void AppendPage(const PageHeader& header, std::span<const uint8_t> data, std::vector<uint8_t>* out);
+  Status AppendPage(const PageHeader& header, std::span<const uint8_t> data, std::vector<uint8_t>* out);
+  // The chunk's encryptor, made at its first page; null when not encrypting.
+  Result<ModuleEncryptor*> ChunkEncryptor();
   void CountEncoding(PageType type, Encoding encoding);
   void AddColumnIndexEntry(const StatisticsAccumulator& page);
   BoundaryOrder ComputeBoundaryOrder() const;
@@ -136,11 +139,18 @@ class ColumnChunkWriterBase : public ColumnChunkWriter {
   std::optional<SplitBlockBloomFilter> bloom_;  // when bloom_ndv sizes it up front
   std::vector<uint64_t> bloom_hashes_;          // otherwise
 
+  // Encryption: the open chunk's encryptor, the chunks finished before it
+  // (its row group ordinal) and its data pages so far (the page ordinal).
+  std::optional<ModuleEncryptor> encryptor_;
+  int64_t chunks_finished_ = 0;
+  int32_t chunk_data_pages_ = 0;
+
   // Scratch, reused page to page.
   std::vector<uint8_t> body_;
   std::vector<uint8_t> values_;
   std::vector<uint8_t> compressed_;
   std::string header_;
+  std::vector<uint8_t> encrypted_;
 };
 
 // The typed writer for `column`'s physical type; options already checked.

@@ -2,9 +2,11 @@
 
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
+#include <openssl/rand.h>
 
 #include <cstring>
 #include <memory>
+#include <set>
 
 #include "floe/base/strings.h"
 
@@ -40,9 +42,35 @@ const EVP_CIPHER* CtrCipher(size_t key_bytes) {
 
 const unsigned char* Bytes(const std::string& s) { return reinterpret_cast<const unsigned char*>(s.data()); }
 
+bool IsPage(ModuleType type) { return type == ModuleType::kDataPage || type == ModuleType::kDictionaryPage; }
+
+Status CheckPageOrdinal(int32_t page_ordinal) {
+  if (page_ordinal >= 0 && page_ordinal <= INT16_MAX) return Status::OK();
+  return Status::Unsupported(
+      StrCat("encrypted data page number ", page_ordinal, " (the AAD holds page ordinals up to 32767)"));
+}
+
+// spec 4.4: the file's AAD, then the module type, then (all but the footer)
+// the row group and column ordinals, then (data pages and their headers)
+// the page ordinal, each 16 bits little-endian.
+std::string ModuleAad(const std::string& file_aad, ModuleType type, int16_t row_group, int16_t column,
+                      int32_t page_ordinal) {
+  std::string aad = file_aad;
+  aad.push_back(static_cast<char>(type));
+  if (type == ModuleType::kFooter) return aad;
+  auto append16 = [&aad](int32_t v) {
+    aad.push_back(static_cast<char>(v & 0xff));
+    aad.push_back(static_cast<char>((v >> 8) & 0xff));
+  };
+  append16(row_group);
+  append16(column);
+  if (type == ModuleType::kDataPage || type == ModuleType::kDataPageHeader) append16(page_ordinal);
+  return aad;
+}
+
 Status KeySizeError(size_t key_bytes) {
   return Status::InvalidArgument(
-      StrCat("parquet decryption key of ", key_bytes, " bytes (AES keys are 16, 24 or 32 bytes)"));
+      StrCat("a parquet encryption key of ", key_bytes, " bytes (AES keys are 16, 24 or 32 bytes)"));
 }
 
 // The AES-GCM tag of `text` under key, nonce and aad. Encrypts to compute it,
@@ -102,26 +130,14 @@ Result<size_t> EncryptedModuleSize(std::span<const uint8_t> bytes) {
 }
 
 std::string ModuleDecryptor::Aad(ModuleType type, int32_t page_ordinal) const {
-  std::string aad = file_aad_;
-  aad.push_back(static_cast<char>(type));
-  if (type == ModuleType::kFooter) return aad;
-  auto append16 = [&aad](int32_t v) {
-    aad.push_back(static_cast<char>(v & 0xff));
-    aad.push_back(static_cast<char>((v >> 8) & 0xff));
-  };
-  append16(row_group_);
-  append16(column_);
-  if (type == ModuleType::kDataPage || type == ModuleType::kDataPageHeader) append16(page_ordinal);
-  return aad;
+  if (!module_aad_) return std::string();
+  return ModuleAad(file_aad_, type, row_group_, column_, page_ordinal);
 }
 
 Result<Buffer> ModuleDecryptor::Decrypt(ModuleType type, std::span<const uint8_t> module, int32_t page_ordinal) const {
-  if (page_ordinal < 0 || page_ordinal > INT16_MAX) {
-    return Status::Unsupported(
-        StrCat("encrypted data page number ", page_ordinal, " (the AAD holds page ordinals up to 32767)"));
-  }
+  FLOE_RETURN_IF_ERROR(CheckPageOrdinal(page_ordinal));
   FLOE_ASSIGN_OR_RETURN(const size_t size, EncryptedModuleSize(module));
-  const bool ctr = ctr_pages_ && (type == ModuleType::kDataPage || type == ModuleType::kDictionaryPage);
+  const bool ctr = ctr_pages_ && IsPage(type);
   const size_t overhead = kNonceBytes + (ctr ? 0 : kTagBytes);
   if (size - kLengthBytes < overhead) {
     return Status::Corrupt(StrCat("encrypted module of ", size - kLengthBytes, " bytes is shorter than its ", overhead,
@@ -199,6 +215,8 @@ Result<std::shared_ptr<const FileDecryptor>> FileDecryptor::Make(const Encryptio
   }
   std::shared_ptr<FileDecryptor> out(new FileDecryptor());
   out->ctr_pages_ = fields->ctr_pages;
+  // DuckDB's form (see the header): no unique id, no prefix, no AAD.
+  out->module_aad_ = fields->aad_file_unique->has_value() || !prefix.empty() || fields->supply_aad_prefix;
   out->keys_ = keys;
   out->file_aad_ = prefix + fields->aad_file_unique->value_or("");
   out->footer_key_metadata_ = std::move(footer_key_metadata);
@@ -236,7 +254,7 @@ Result<std::string> FileDecryptor::FooterKey() const {
 
 Result<ModuleDecryptor> FileDecryptor::ForFooter() const {
   FLOE_ASSIGN_OR_RETURN(std::string key, FooterKey());
-  return ModuleDecryptor(std::move(key), file_aad_, ctr_pages_, 0, 0);
+  return ModuleDecryptor(std::move(key), file_aad_, ctr_pages_, 0, 0, module_aad_);
 }
 
 Result<ModuleDecryptor> FileDecryptor::ForColumn(const ColumnCryptoMetaData& crypto, const std::string& dotted_path,
@@ -263,7 +281,203 @@ Result<ModuleDecryptor> FileDecryptor::ForColumn(const ColumnCryptoMetaData& cry
     return Status::Unsupported(StrCat(where_, ": column ", Quote(dotted_path), " has an unknown encryption kind"));
   }
   return ModuleDecryptor(std::move(key), file_aad_, ctr_pages_, static_cast<int16_t>(row_group),
-                         static_cast<int16_t>(column));
+                         static_cast<int16_t>(column), module_aad_);
+}
+
+// Two contexts keyed once: AES-GCM for every module, AES-CTR for the pages
+// of AES_GCM_CTR_V1 files; each module sets only its nonce.
+struct ModuleEncryptor::Cipher {
+  CipherContext gcm;
+  CipherContext ctr;
+};
+
+ModuleEncryptor::ModuleEncryptor(std::string key, std::string file_aad, bool ctr_pages, int16_t row_group,
+                                 int16_t column, std::unique_ptr<Cipher> cipher)
+    : key_(std::move(key)),
+      file_aad_(std::move(file_aad)),
+      ctr_pages_(ctr_pages),
+      row_group_(row_group),
+      column_(column),
+      cipher_(std::move(cipher)) {}
+ModuleEncryptor::ModuleEncryptor(ModuleEncryptor&&) noexcept = default;
+ModuleEncryptor& ModuleEncryptor::operator=(ModuleEncryptor&&) noexcept = default;
+ModuleEncryptor::~ModuleEncryptor() = default;
+
+Result<ModuleEncryptor> ModuleEncryptor::Make(std::string key, std::string file_aad, bool ctr_pages,
+                                              int16_t row_group, int16_t column) {
+  const EVP_CIPHER* gcm = GcmCipher(key.size());
+  if (gcm == nullptr) return KeySizeError(key.size());
+  auto cipher = std::make_unique<Cipher>();
+  cipher->gcm.reset(EVP_CIPHER_CTX_new());
+  if (cipher->gcm == nullptr || EVP_EncryptInit_ex(cipher->gcm.get(), gcm, nullptr, nullptr, nullptr) != 1 ||
+      EVP_CIPHER_CTX_ctrl(cipher->gcm.get(), EVP_CTRL_GCM_SET_IVLEN, kNonceBytes, nullptr) != 1 ||
+      EVP_EncryptInit_ex(cipher->gcm.get(), nullptr, nullptr, Bytes(key), nullptr) != 1) {
+    return Status::Internal("OpenSSL AES-GCM setup failed");
+  }
+  if (ctr_pages) {
+    cipher->ctr.reset(EVP_CIPHER_CTX_new());
+    if (cipher->ctr == nullptr ||
+        EVP_EncryptInit_ex(cipher->ctr.get(), CtrCipher(key.size()), nullptr, Bytes(key), nullptr) != 1) {
+      return Status::Internal("OpenSSL AES-CTR setup failed");
+    }
+  }
+  return ModuleEncryptor(std::move(key), std::move(file_aad), ctr_pages, row_group, column, std::move(cipher));
+}
+
+size_t ModuleEncryptor::EncryptedSize(ModuleType type, size_t plain_size) const {
+  const bool ctr = ctr_pages_ && IsPage(type);
+  return kLengthBytes + kNonceBytes + plain_size + (ctr ? 0 : kTagBytes);
+}
+
+Status ModuleEncryptor::Encrypt(ModuleType type, std::span<const uint8_t> plain, int32_t page_ordinal, uint8_t* out) {
+  FLOE_RETURN_IF_ERROR(CheckPageOrdinal(page_ordinal));
+  if (plain.size() > static_cast<size_t>(INT32_MAX) - kNonceBytes - kTagBytes) {
+    return Status::Unsupported(StrCat("an encrypted module of ", plain.size(), " bytes"));
+  }
+  const bool ctr = ctr_pages_ && IsPage(type);
+  const auto length = static_cast<uint32_t>(EncryptedSize(type, plain.size()) - kLengthBytes);
+  for (size_t i = 0; i < kLengthBytes; ++i) out[i] = static_cast<uint8_t>(length >> (8 * i));
+  uint8_t* nonce = out + kLengthBytes;
+  uint8_t* text = nonce + kNonceBytes;
+  if (RAND_bytes(nonce, static_cast<int>(kNonceBytes)) != 1) return Status::Internal("OpenSSL: no random nonce");
+  const int plain_size = static_cast<int>(plain.size());
+  int n = 0;
+  int tail = 0;
+  if (ctr) {
+    // spec 4.2.2: the IV is the nonce and a 4-byte counter starting at 1.
+    unsigned char iv[16] = {};
+    std::memcpy(iv, nonce, kNonceBytes);
+    iv[15] = 1;
+    EVP_CIPHER_CTX* ctx = cipher_->ctr.get();
+    if (EVP_EncryptInit_ex(ctx, nullptr, nullptr, nullptr, iv) != 1 ||
+        EVP_EncryptUpdate(ctx, text, &n, plain.data(), plain_size) != 1 ||
+        EVP_EncryptFinal_ex(ctx, text + n, &tail) != 1) {
+      return Status::Internal("OpenSSL AES-CTR encryption failed");
+    }
+    return Status::OK();
+  }
+  const std::string aad = ModuleAad(file_aad_, type, row_group_, column_, page_ordinal);
+  EVP_CIPHER_CTX* ctx = cipher_->gcm.get();
+  if (EVP_EncryptInit_ex(ctx, nullptr, nullptr, nullptr, nonce) != 1 ||
+      EVP_EncryptUpdate(ctx, nullptr, &n, Bytes(aad), static_cast<int>(aad.size())) != 1 ||
+      EVP_EncryptUpdate(ctx, text, &n, plain.data(), plain_size) != 1 ||
+      EVP_EncryptFinal_ex(ctx, text + n, &tail) != 1 ||
+      EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_GCM_GET_TAG, kTagBytes, text + plain.size()) != 1) {
+    return Status::Internal("OpenSSL AES-GCM encryption failed");
+  }
+  return Status::OK();
+}
+
+Status ModuleEncryptor::Append(ModuleType type, std::span<const uint8_t> plain, int32_t page_ordinal,
+                               std::string* out) {
+  const size_t start = out->size();
+  out->resize(start + EncryptedSize(type, plain.size()));
+  const Status status = Encrypt(type, plain, page_ordinal, reinterpret_cast<uint8_t*>(out->data()) + start);
+  if (!status.ok()) out->resize(start);
+  return status;
+}
+
+Status ModuleEncryptor::Append(ModuleType type, std::span<const uint8_t> plain, int32_t page_ordinal,
+                               std::vector<uint8_t>* out) {
+  const size_t start = out->size();
+  out->resize(start + EncryptedSize(type, plain.size()));
+  const Status status = Encrypt(type, plain, page_ordinal, out->data() + start);
+  if (!status.ok()) out->resize(start);
+  return status;
+}
+
+Result<std::string> ModuleEncryptor::SignFooter(std::span<const uint8_t> footer) {
+  std::string signature(kNonceBytes, '\0');
+  if (RAND_bytes(reinterpret_cast<unsigned char*>(signature.data()), static_cast<int>(kNonceBytes)) != 1) {
+    return Status::Internal("OpenSSL: no random nonce");
+  }
+  FLOE_ASSIGN_OR_RETURN(const std::string tag,
+                        GcmTag(key_, reinterpret_cast<const uint8_t*>(signature.data()),
+                               ModuleAad(file_aad_, ModuleType::kFooter, 0, 0, 0), footer));
+  return signature + tag;
+}
+
+Result<FileEncryptor> FileEncryptor::Make(const EncryptionProperties& properties,
+                                          const std::vector<ColumnPath>& columns) {
+  auto check_key = [](const std::string& key, const std::string& what) -> Status {
+    if (key.size() == 16 || key.size() == 24 || key.size() == 32) return Status::OK();
+    return Status::InvalidArgument(
+        StrCat("encryption: the ", what, " is ", key.size(), " bytes (AES keys are 16, 24 or 32 bytes)"));
+  };
+  FLOE_RETURN_IF_ERROR(check_key(properties.footer_key, "footer key"));
+  std::set<std::string> leaves;
+  for (const ColumnPath& path : columns) leaves.insert(path.Dotted());
+  for (const auto& [path, column_key] : properties.column_keys) {
+    if (!leaves.contains(path)) {
+      return Status::InvalidArgument(StrCat("encryption: a key for ", Quote(path), ", which is no leaf column"));
+    }
+    if (properties.plaintext_columns.contains(path)) {
+      return Status::InvalidArgument(StrCat("encryption: column ", Quote(path), " has a key and is to be plaintext"));
+    }
+    FLOE_RETURN_IF_ERROR(check_key(column_key.key, StrCat("key of column ", Quote(path))));
+  }
+  for (const std::string& path : properties.plaintext_columns) {
+    if (!leaves.contains(path)) {
+      return Status::InvalidArgument(StrCat("encryption: plaintext column ", Quote(path), ", which is no leaf column"));
+    }
+  }
+  if (!properties.store_aad_prefix && !properties.aad_prefix) {
+    return Status::InvalidArgument("encryption: an AAD prefix not to be stored, but none was given");
+  }
+
+  FileEncryptor out;
+  out.plaintext_footer_ = properties.plaintext_footer;
+  out.ctr_pages_ = properties.ctr_pages;
+  out.footer_key_ = properties.footer_key;
+  out.footer_key_metadata_ = properties.footer_key_metadata;
+  // spec 4.4: 8 random bytes make each file's AAD, and so its modules, its own.
+  std::string unique(8, '\0');
+  if (RAND_bytes(reinterpret_cast<unsigned char*>(unique.data()), static_cast<int>(unique.size())) != 1) {
+    return Status::Internal("OpenSSL: no random file id");
+  }
+  out.file_aad_ = properties.aad_prefix.value_or("") + unique;
+  const auto fill = [&](auto algorithm) {
+    if (properties.aad_prefix && properties.store_aad_prefix) algorithm.aad_prefix = properties.aad_prefix;
+    if (properties.aad_prefix && !properties.store_aad_prefix) algorithm.supply_aad_prefix = true;
+    algorithm.aad_file_unique = unique;
+    return algorithm;
+  };
+  if (properties.ctr_pages) {
+    out.algorithm_ = fill(AesGcmCtrV1{});
+  } else {
+    out.algorithm_ = fill(AesGcmV1{});
+  }
+  out.columns_.resize(columns.size());
+  for (size_t i = 0; i < columns.size(); ++i) {
+    const std::string path = columns[i].Dotted();
+    if (properties.plaintext_columns.contains(path)) continue;
+    Column& column = out.columns_[i].emplace();
+    if (const auto it = properties.column_keys.find(path); it != properties.column_keys.end()) {
+      column.key = it->second.key;
+      column.own_key = true;
+      EncryptionWithColumnKey with_key;
+      with_key.path_in_schema = columns[i];
+      with_key.key_metadata = it->second.key_metadata;
+      column.crypto_metadata = std::move(with_key);
+    } else {
+      column.key = properties.footer_key;
+      column.crypto_metadata = EncryptionWithFooterKey{};
+    }
+  }
+  return out;
+}
+
+Result<ModuleEncryptor> FileEncryptor::ForFooter() const {
+  return ModuleEncryptor::Make(footer_key_, file_aad_, ctr_pages_, 0, 0);
+}
+
+Result<ModuleEncryptor> FileEncryptor::ForColumn(int64_t row_group, int column) const {
+  if (row_group > INT16_MAX || column > INT16_MAX) {
+    return Status::Unsupported(
+        StrCat("encryption: row group ", row_group, ", column ", column, " (the AAD holds ordinals up to 32767)"));
+  }
+  return ModuleEncryptor::Make(column_key(column), file_aad_, ctr_pages_, static_cast<int16_t>(row_group),
+                               static_cast<int16_t>(column));
 }
 
 }  // namespace floe::parquet

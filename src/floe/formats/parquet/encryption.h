@@ -1,5 +1,6 @@
-// Parquet modular encryption, the reading side: the keys a reader is given,
-// and the AES-GCM / AES-CTR decryption of a file's modules.
+// Parquet modular encryption: the keys a reader is given and the keys and
+// choices a writer is given; the AES-GCM / AES-CTR decryption and encryption
+// of a file's modules.
 //
 // spec: apache/parquet-format Encryption.md. A file encrypts modules: the
 // footer, column metadata, page headers, pages, column and offset indexes,
@@ -10,9 +11,15 @@
 // the module type, and (all but the footer) the row group and column
 // ordinals, and (data pages and their headers) the page ordinal.
 //
-// Thread safety: DecryptionKeys is a plain value. ModuleDecryptor is
-// immutable; FileDecryptor may be used from any thread (it calls the key
-// retriever under a lock, once per distinct key_metadata).
+// DuckDB (through 1.5 at least) writes AES_GCM_V1 files with no AAD at all
+// and no aad_file_unique; a file that stores neither an aad_file_unique nor
+// an AAD prefix, and is given none, is read that way (decision 0066).
+//
+// Thread safety: DecryptionKeys and EncryptionProperties are plain values.
+// ModuleDecryptor is immutable; FileDecryptor may be used from any thread
+// (it calls the key retriever under a lock, once per distinct key_metadata).
+// A ModuleEncryptor is used by one thread at a time (it keeps its cipher
+// context).
 
 #pragma once
 
@@ -22,9 +29,11 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "floe/base/buffer.h"
 #include "floe/base/result.h"
@@ -51,6 +60,38 @@ struct DecryptionKeys {
   std::optional<std::string> aad_prefix;
   // Check the signature of a plaintext footer (needs the footer key).
   bool verify_footer_signature = true;
+};
+
+// How a writer encrypts a file (spec: Encryption.md 3 and 5). Keys are raw
+// AES keys of 16, 24 or 32 bytes.
+struct EncryptionProperties {
+  // Encrypts the footer (or signs it, with `plaintext_footer`) and every
+  // column without a key of its own.
+  std::string footer_key;
+  // Stored for readers' key retrievers (FileCryptoMetaData.key_metadata, or
+  // footer_signing_key_metadata with a plaintext footer).
+  std::optional<std::string> footer_key_metadata;
+  struct ColumnKey {
+    std::string key;
+    std::optional<std::string> key_metadata;  // stored in the column's crypto metadata
+  };
+  // Columns encrypted with a key of their own, by dotted path ("a.b.c").
+  // Their metadata (statistics included) is encrypted with that key too.
+  std::map<std::string, ColumnKey> column_keys;
+  // Columns left in plaintext, by dotted path. Every other column is
+  // encrypted: secure unless told otherwise (decision 0066).
+  std::set<std::string> plaintext_columns;
+  // The footer in plaintext (magic PAR1, readable by readers that know no
+  // encryption, which then read the plaintext columns), signed with the
+  // footer key; encrypted columns' statistics are left out of it.
+  bool plaintext_footer = false;
+  // AES_GCM_CTR_V1: pages with AES-CTR (no tag; faster), the rest with
+  // AES-GCM. Otherwise AES_GCM_V1: everything with AES-GCM.
+  bool ctr_pages = false;
+  // Binds the file to a name or a table version (spec 4.4). Stored in the
+  // file unless `store_aad_prefix` is false; readers must then supply it.
+  std::optional<std::string> aad_prefix;
+  bool store_aad_prefix = true;
 };
 
 // spec: Encryption.md 4.4.2, the module types of the AAD suffix.
@@ -89,10 +130,13 @@ Result<size_t> EncryptedModuleSize(std::span<const uint8_t> bytes);
 // Decrypts the modules of one column chunk (or, for the footer, of the file).
 class ModuleDecryptor {
  public:
-  ModuleDecryptor(std::string key, std::string file_aad, bool ctr_pages, int16_t row_group, int16_t column)
+  // `module_aad` false: the modules carry no AAD (DuckDB's files).
+  ModuleDecryptor(std::string key, std::string file_aad, bool ctr_pages, int16_t row_group, int16_t column,
+                  bool module_aad = true)
       : key_(std::move(key)),
         file_aad_(std::move(file_aad)),
         ctr_pages_(ctr_pages),
+        module_aad_(module_aad),
         row_group_(row_group),
         column_(column) {}
 
@@ -109,14 +153,108 @@ class ModuleDecryptor {
   // signs `footer` under this decryptor's key.
   Result<bool> VerifySignature(std::span<const uint8_t> footer, std::span<const uint8_t> signature) const;
 
+  // False for DuckDB's form (see the top of this file): modules without
+  // AAD, and page headers whose compressed_page_size leaves out the
+  // encryption's length, nonce and tag.
+  bool module_aad() const { return module_aad_; }
+
  private:
   std::string Aad(ModuleType type, int32_t page_ordinal) const;
 
   std::string key_;
   std::string file_aad_;
   bool ctr_pages_;
+  bool module_aad_;
   int16_t row_group_;
   int16_t column_;
+};
+
+// Encrypts the modules of one column chunk (or, for the footer, of the
+// file) of a file being written: each gets a fresh random nonce.
+class ModuleEncryptor {
+ public:
+  // InvalidArgument when `key` is not 16, 24 or 32 bytes.
+  static Result<ModuleEncryptor> Make(std::string key, std::string file_aad, bool ctr_pages, int16_t row_group,
+                                      int16_t column);
+  ModuleEncryptor(ModuleEncryptor&&) noexcept;
+  ModuleEncryptor& operator=(ModuleEncryptor&&) noexcept;
+  ~ModuleEncryptor();
+
+  // The bytes the module of `plain_size` bytes takes: length, nonce,
+  // ciphertext and (but for AES-CTR pages) tag.
+  size_t EncryptedSize(ModuleType type, size_t plain_size) const;
+
+  // Writes the module of `plain` to out[0, EncryptedSize()). `page_ordinal`
+  // as ModuleDecryptor::Decrypt's: data pages and their headers only, up to
+  // 32767 (Unsupported above). Internal when OpenSSL fails.
+  Status Encrypt(ModuleType type, std::span<const uint8_t> plain, int32_t page_ordinal, uint8_t* out);
+  // The same, appended to *out.
+  Status Append(ModuleType type, std::span<const uint8_t> plain, int32_t page_ordinal, std::string* out);
+  Status Append(ModuleType type, std::span<const uint8_t> plain, int32_t page_ordinal, std::vector<uint8_t>* out);
+
+  // Plaintext footer mode (spec 5.5): the 28-byte signature of `footer`,
+  // a fresh nonce and the GCM tag of the footer under this key.
+  Result<std::string> SignFooter(std::span<const uint8_t> footer);
+
+ private:
+  struct Cipher;
+  ModuleEncryptor(std::string key, std::string file_aad, bool ctr_pages, int16_t row_group, int16_t column,
+                  std::unique_ptr<Cipher> cipher);
+
+  std::string key_;
+  std::string file_aad_;
+  bool ctr_pages_;
+  int16_t row_group_;
+  int16_t column_;
+  std::unique_ptr<Cipher> cipher_;
+};
+
+// A file being written: its algorithm and AAD, and the key of each leaf
+// column (by ordinal), from EncryptionProperties.
+class FileEncryptor {
+ public:
+  // `columns`: the paths of the file's leaf columns, in order; properties
+  // name them dotted.
+  // InvalidArgument for a key of the wrong size, a column key or plaintext
+  // column naming no leaf column (or both naming one), or an AAD prefix not
+  // to be stored that is not given.
+  static Result<FileEncryptor> Make(const EncryptionProperties& properties, const std::vector<ColumnPath>& columns);
+
+  const EncryptionAlgorithm& algorithm() const { return algorithm_; }
+  bool plaintext_footer() const { return plaintext_footer_; }
+  const std::optional<std::string>& footer_key_metadata() const { return footer_key_metadata_; }
+  const std::string& file_aad() const { return file_aad_; }
+  bool ctr_pages() const { return ctr_pages_; }
+
+  // Whether column `column` is encrypted, with which key, and its crypto
+  // metadata; `own_key`: a key of its own rather than the footer's.
+  bool encrypted(int column) const { return columns_[static_cast<size_t>(column)].has_value(); }
+  const std::string& column_key(int column) const { return columns_[static_cast<size_t>(column)]->key; }
+  bool own_key(int column) const { return columns_[static_cast<size_t>(column)]->own_key; }
+  const ColumnCryptoMetaData& crypto_metadata(int column) const {
+    return columns_[static_cast<size_t>(column)]->crypto_metadata;
+  }
+
+  // Encryptors of the footer and of an encrypted column's chunk in a row
+  // group (Unsupported past row group 32767).
+  Result<ModuleEncryptor> ForFooter() const;
+  Result<ModuleEncryptor> ForColumn(int64_t row_group, int column) const;
+
+ private:
+  struct Column {
+    std::string key;
+    bool own_key = false;
+    ColumnCryptoMetaData crypto_metadata;
+  };
+  FileEncryptor() = default;
+
+  EncryptionAlgorithm algorithm_;
+  bool plaintext_footer_ = false;
+  bool ctr_pages_ = false;
+  std::string footer_key_;
+  std::optional<std::string> footer_key_metadata_;
+  std::string file_aad_;
+  std::vector<std::optional<Column>> columns_;
 };
 
 // The file's encryption: its algorithm and AAD, and the keys from
@@ -140,6 +278,9 @@ class FileDecryptor {
   Result<ModuleDecryptor> ForColumn(const ColumnCryptoMetaData& crypto, const std::string& dotted_path,
                                     int64_t row_group, int64_t column) const;
 
+  // False for DuckDB's form (see the top of this file): modules without AAD.
+  bool module_aad() const { return module_aad_; }
+
  private:
   FileDecryptor() = default;
   Result<std::string> FooterKey() const;
@@ -152,6 +293,7 @@ class FileDecryptor {
   mutable std::map<std::string, std::string> retrieved_;  // key_metadata -> key
   std::string file_aad_;
   bool ctr_pages_ = false;
+  bool module_aad_ = true;
   std::optional<std::string> footer_key_metadata_;
   std::string where_;
 };

@@ -131,6 +131,15 @@ Result<FileMetaData> ParquetFileReader::DecryptFooter(std::span<const uint8_t> f
   if (!plain.ok()) return plain.status().WithContext(StrCat(name, ": encrypted footer"));
   auto decoded = DecodeFileMetaData(plain->span());
   if (!decoded.ok()) return decoded.status().WithContext(StrCat(name, ": decrypted footer"));
+  if (!decryptor_->module_aad()) {
+    // DuckDB's form encrypts every column with the footer key and marks none
+    // (decision 0066): say so, as the spec's writers do.
+    for (RowGroup& group : decoded->row_groups) {
+      for (ColumnChunk& chunk : group.columns) {
+        if (!chunk.crypto_metadata) chunk.crypto_metadata = EncryptionWithFooterKey{};
+      }
+    }
+  }
   return decoded;
 }
 

@@ -14,9 +14,72 @@ namespace floe::parquet {
 namespace {
 
 constexpr std::string_view kMagic = "PAR1";
+// spec (Encryption.md 5.4): the magic of files with an encrypted footer.
+constexpr std::string_view kEncryptedMagic = "PARE";
 // Batches are shredded this many rows at a time, which bounds the level and
 // index scratch whatever the caller's batch size.
 constexpr int64_t kMaxSliceRows = 64 * 1024;
+
+void AppendLength(uint32_t length, std::string* out) {
+  char bytes[4];
+  std::memcpy(bytes, &length, 4);  // little-endian host (encoding/bit_util.h)
+  out->append(bytes, 4);
+}
+
+std::span<const uint8_t> AsBytes(const std::string& s) {
+  return {reinterpret_cast<const uint8_t*>(s.data()), s.size()};
+}
+
+// spec (Encryption.md 5.3-5.5): an encrypted file's footer, from the end of
+// its last index to its final magic. `md` is the footer in plaintext.
+Result<std::string> EncryptedFooter(const FileEncryptor& encryption, FileMetaData md) {
+  // The metadata of a column the footer's own protection does not cover (a
+  // column key's column, or any encrypted column under a plaintext footer)
+  // is encrypted with the column's key.
+  for (size_t g = 0; g < md.row_groups.size(); ++g) {
+    for (size_t c = 0; c < md.row_groups[g].columns.size(); ++c) {
+      const auto column = static_cast<int>(c);
+      if (!encryption.encrypted(column) || (!encryption.own_key(column) && !encryption.plaintext_footer())) continue;
+      ColumnChunk& chunk = md.row_groups[g].columns[c];
+      std::string plain;
+      FLOE_RETURN_IF_ERROR(EncodeColumnMetaData(*chunk.meta_data, &plain));
+      FLOE_ASSIGN_OR_RETURN(ModuleEncryptor encryptor, encryption.ForColumn(static_cast<int64_t>(g), column));
+      std::string module;
+      FLOE_RETURN_IF_ERROR(encryptor.Append(ModuleType::kColumnMetaData, AsBytes(plain), 0, &module));
+      chunk.encrypted_column_metadata = std::move(module);
+      if (encryption.plaintext_footer()) {
+        // spec 5.5: readers without the key still find the chunk, not its statistics.
+        chunk.meta_data->statistics.reset();
+        chunk.meta_data->size_statistics.reset();
+        chunk.meta_data->geospatial_statistics.reset();
+      } else {
+        chunk.meta_data.reset();
+      }
+    }
+  }
+  FLOE_ASSIGN_OR_RETURN(ModuleEncryptor footer_encryptor, encryption.ForFooter());
+  std::string tail;
+  if (encryption.plaintext_footer()) {
+    md.encryption_algorithm = encryption.algorithm();
+    md.footer_signing_key_metadata = encryption.footer_key_metadata();
+    FLOE_RETURN_IF_ERROR(EncodeFileMetaData(md, &tail));
+    FLOE_ASSIGN_OR_RETURN(const std::string signature, footer_encryptor.SignFooter(AsBytes(tail)));
+    tail += signature;
+    AppendLength(static_cast<uint32_t>(tail.size()), &tail);
+    tail.append(kMagic);
+    return tail;
+  }
+  FileCryptoMetaData crypto;
+  crypto.encryption_algorithm = encryption.algorithm();
+  crypto.key_metadata = encryption.footer_key_metadata();
+  FLOE_RETURN_IF_ERROR(EncodeFileCryptoMetaData(crypto, &tail));
+  std::string plain;
+  FLOE_RETURN_IF_ERROR(EncodeFileMetaData(md, &plain));
+  FLOE_RETURN_IF_ERROR(footer_encryptor.Append(ModuleType::kFooter, AsBytes(plain), 0, &tail));
+  AppendLength(static_cast<uint32_t>(tail.size()), &tail);
+  tail.append(kEncryptedMagic);
+  return tail;
+}
 
 }  // namespace
 
@@ -40,6 +103,7 @@ struct ParquetFileWriter::State {
   // Per row group, per column: the page index, written before the footer.
   std::vector<std::vector<std::optional<ColumnIndex>>> column_indexes;
   std::vector<std::vector<OffsetIndex>> offset_indexes;
+  std::optional<FileEncryptor> encryption;
   Status error;
   bool closed = false;
 
@@ -51,6 +115,18 @@ struct ParquetFileWriter::State {
   }
   Status Append(std::string_view bytes) {
     return Append(std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size()));
+  }
+
+  // Appends a column or offset index of chunk (g, c), as a module of its own
+  // when the column is encrypted; *bytes is scratch.
+  Status AppendIndex(ModuleType type, size_t g, size_t c, std::string* bytes) {
+    const auto column = static_cast<int>(c);
+    if (!encryption || !encryption->encrypted(column)) return Append(*bytes);
+    FLOE_ASSIGN_OR_RETURN(ModuleEncryptor encryptor, encryption->ForColumn(static_cast<int64_t>(g), column));
+    std::string module;
+    FLOE_RETURN_IF_ERROR(encryptor.Append(type, AsBytes(*bytes), 0, &module));
+    bytes->swap(module);
+    return Append(*bytes);
   }
 
   int64_t BufferedBytes() const {
@@ -102,7 +178,15 @@ Result<std::unique_ptr<ParquetFileWriter>> ParquetFileWriter::Open(std::shared_p
     if (!with_storage.ok()) return with_storage.status().WithContext(name);
     state->writer_schema = std::move(with_storage).value();
   }
+  if (options.encryption) {
+    std::vector<ColumnPath> paths;
+    for (const WriterColumn& column : state->writer_schema.columns) paths.emplace_back(column.path);
+    auto encryption = FileEncryptor::Make(*options.encryption, paths);
+    if (!encryption.ok()) return encryption.status().WithContext(name);
+    state->encryption = std::move(encryption).value();
+  }
   for (const WriterColumn& column : state->writer_schema.columns) {
+    const auto ordinal = static_cast<int>(state->columns.size());
     ColumnChunkOptions o;
     o.codec = options.codec;
     o.compression_level = options.compression_level;
@@ -123,6 +207,10 @@ Result<std::unique_ptr<ParquetFileWriter>> ParquetFileWriter::Open(std::shared_p
       o.bloom_ndv = c.bloom_ndv;
       o.bloom_fpp = c.bloom_fpp;
     }
+    if (state->encryption && state->encryption->encrypted(ordinal)) {
+      const FileEncryptor& e = *state->encryption;
+      o.encryption = ChunkEncryption{e.column_key(ordinal), e.file_aad(), e.ctr_pages(), static_cast<int16_t>(ordinal)};
+    }
     auto writer = ColumnChunkWriter::Make(column, o);
     if (!writer.ok()) return writer.status().WithContext(name);
     state->columns.push_back(std::move(writer).value());
@@ -135,7 +223,8 @@ Result<std::unique_ptr<ParquetFileWriter>> ParquetFileWriter::Open(std::shared_p
   state->options = std::move(options);
   if (state->options.created_by.empty()) state->options.created_by = StrCat("floe version ", kVersion);
   auto writer = std::unique_ptr<ParquetFileWriter>(new ParquetFileWriter(std::move(state)));
-  FLOE_RETURN_IF_ERROR(writer->Fail(writer->state_->Append(kMagic)));
+  const bool encrypted_footer = writer->state_->encryption && !writer->state_->encryption->plaintext_footer();
+  FLOE_RETURN_IF_ERROR(writer->Fail(writer->state_->Append(encrypted_footer ? kEncryptedMagic : kMagic)));
   return writer;
 }
 
@@ -217,19 +306,41 @@ Status ParquetFileWriter::FlushRowGroup() {
   }
   group.total_compressed_size = compressed;
   // spec (BloomFilter.md): each filter is a BloomFilterHeader and its bitset,
-  // found through bloom_filter_offset/length.
+  // found through bloom_filter_offset/length; in an encrypted column, two
+  // modules (Encryption.md 4.4).
   std::string header;
+  std::string encrypted;
   for (size_t i = 0; i < blooms.size(); ++i) {
     if (!blooms[i]) continue;
     BloomFilterHeader h;
     h.numBytes = static_cast<int32_t>(blooms[i]->num_bytes());
     header.clear();
     FLOE_RETURN_IF_ERROR(Fail(EncodeBloomFilterHeader(h, &header)));
+    std::span<const uint8_t> bitset = blooms[i]->bytes();
+    if (s.encryption && s.encryption->encrypted(static_cast<int>(i))) {
+      auto encryptor = s.encryption->ForColumn(static_cast<int64_t>(s.row_groups.size()), static_cast<int>(i));
+      if (!encryptor.ok()) return Fail(encryptor.status());
+      encrypted.clear();
+      FLOE_RETURN_IF_ERROR(Fail(encryptor->Append(
+          ModuleType::kBloomFilterHeader, {reinterpret_cast<const uint8_t*>(header.data()), header.size()}, 0,
+          &encrypted)));
+      header.swap(encrypted);
+      encrypted.clear();
+      FLOE_RETURN_IF_ERROR(Fail(encryptor->Append(ModuleType::kBloomFilterBitset, bitset, 0, &encrypted)));
+      bitset = {reinterpret_cast<const uint8_t*>(encrypted.data()), encrypted.size()};
+    }
     ColumnMetaData& m = *group.columns[i].meta_data;
     m.bloom_filter_offset = s.offset;
-    m.bloom_filter_length = static_cast<int32_t>(static_cast<int64_t>(header.size()) + blooms[i]->num_bytes());
+    m.bloom_filter_length = static_cast<int32_t>(header.size() + bitset.size());
     FLOE_RETURN_IF_ERROR(Fail(s.Append(header)));
-    FLOE_RETURN_IF_ERROR(Fail(s.Append(blooms[i]->bytes())));
+    FLOE_RETURN_IF_ERROR(Fail(s.Append(bitset)));
+  }
+  if (s.encryption) {
+    for (size_t i = 0; i < group.columns.size(); ++i) {
+      if (s.encryption->encrypted(static_cast<int>(i))) {
+        group.columns[i].crypto_metadata = s.encryption->crypto_metadata(static_cast<int>(i));
+      }
+    }
   }
   s.row_groups.push_back(std::move(group));
   s.column_indexes.push_back(std::move(column_indexes));
@@ -257,9 +368,10 @@ Result<WrittenFile> ParquetFileWriter::Close() {
         bytes.clear();
         status = EncodeColumnIndex(*s.column_indexes[g][c], &bytes);
         ColumnChunk& cc = s.row_groups[g].columns[c];
-        cc.column_index_offset = s.offset;
-        cc.column_index_length = static_cast<int32_t>(bytes.size());
-        if (status.ok()) status = s.Append(bytes);
+        const int64_t start = s.offset;
+        if (status.ok()) status = s.AppendIndex(ModuleType::kColumnIndex, g, c, &bytes);
+        cc.column_index_offset = start;
+        cc.column_index_length = static_cast<int32_t>(s.offset - start);
       }
     }
     for (size_t g = 0; g < s.row_groups.size() && status.ok(); ++g) {
@@ -267,9 +379,10 @@ Result<WrittenFile> ParquetFileWriter::Close() {
         bytes.clear();
         status = EncodeOffsetIndex(s.offset_indexes[g][c], &bytes);
         ColumnChunk& cc = s.row_groups[g].columns[c];
-        cc.offset_index_offset = s.offset;
-        cc.offset_index_length = static_cast<int32_t>(bytes.size());
-        if (status.ok()) status = s.Append(bytes);
+        const int64_t start = s.offset;
+        if (status.ok()) status = s.AppendIndex(ModuleType::kOffsetIndex, g, c, &bytes);
+        cc.offset_index_offset = start;
+        cc.offset_index_length = static_cast<int32_t>(s.offset - start);
       }
     }
   }
@@ -283,15 +396,17 @@ Result<WrittenFile> ParquetFileWriter::Close() {
     if (!s.options.key_value_metadata.empty()) md.key_value_metadata = s.options.key_value_metadata;
     md.created_by = s.options.created_by;
     md.column_orders.emplace(s.writer_schema.columns.size(), ColumnOrder::TYPE_ORDER);
-    std::string footer;
-    status = EncodeFileMetaData(md, &footer);
-    if (status.ok()) {
-      const auto length = static_cast<uint32_t>(footer.size());
-      char tail[4];
-      std::memcpy(tail, &length, 4);  // little-endian host (encoding/bit_util.h)
-      footer.append(tail, 4);
-      footer.append(kMagic);
-      status = s.Append(footer);
+    if (s.encryption) {
+      auto footer = EncryptedFooter(*s.encryption, md);
+      status = footer.ok() ? s.Append(*footer) : footer.status();
+    } else {
+      std::string footer;
+      status = EncodeFileMetaData(md, &footer);
+      if (status.ok()) {
+        AppendLength(static_cast<uint32_t>(footer.size()), &footer);
+        footer.append(kMagic);
+        status = s.Append(footer);
+      }
     }
   }
   if (status.ok()) status = s.out->Close();

@@ -11,6 +11,9 @@
 // object, as Abort() and the destructor of an unclosed writer do.
 //
 // Defaults and the reasons for them: docs/decisions/0010-parquet-writer-defaults.md.
+// Encrypted files (WriterOptions::encryption): every module is encrypted
+// as Encryption.md lays out; the layout is otherwise the same
+// (docs/decisions/0066).
 //
 // Thread safety: a writer is used by one thread at a time.
 
@@ -26,6 +29,7 @@
 #include "floe/base/result.h"
 #include "floe/columnar/record_batch.h"
 #include "floe/formats/compression/codec.h"
+#include "floe/formats/parquet/encryption.h"
 #include "floe/formats/parquet/metadata.h"
 #include "floe/io/file_io.h"
 
@@ -79,11 +83,15 @@ struct WriterOptions {
   std::map<std::string, ColumnWriterOptions> columns;
   std::vector<KeyValue> key_value_metadata;
   std::string created_by;  // empty: "floe version <version>"
+  // Parquet modular encryption (encryption.h); unset: a plaintext file.
+  std::optional<EncryptionProperties> encryption;
 };
 
 // What Close() wrote: the size and the footer, from which a table format
 // takes its data-file metrics (per-column sizes, value, null and NaN counts,
-// bounds, all by the field ids in metadata.schema).
+// bounds, all by the field ids in metadata.schema). For an encrypted file,
+// the footer as a reader holding every key sees it: every column's
+// meta_data in plaintext, with its crypto_metadata.
 struct WrittenFile {
   int64_t file_size = 0;
   FileMetaData metadata;
@@ -95,7 +103,10 @@ class ParquetFileWriter {
   // options (a column option naming no leaf column, an encoding the column's
   // type lacks, non-positive sizes), Unsupported for a type Parquet cannot
   // hold (schema_writer.h); InvalidArgument for int96 on a column that is no
-  // timestamp or float16 on one that is no float32; storage errors from
+  // timestamp or float16 on one that is no float32; InvalidArgument for
+  // encryption properties with a key that is no AES key's size, a column
+  // key or plaintext column naming no leaf column (or both for one), or an
+  // unstored AAD prefix that is not given; storage errors from
   // FileIO::OpenWrite.
   static Result<std::unique_ptr<ParquetFileWriter>> Open(std::shared_ptr<FileIO> io, std::string path,
                                                          std::shared_ptr<const Schema> schema, WriterOptions options);

@@ -116,8 +116,14 @@ Result<std::optional<Page>> PageReader::Next() {
       if (!header.ok()) return Error(page_offset, header.status().message());
       header_ = std::move(*header);
     }
-    const int64_t body_size = header_.compressed_page_size;
+    int64_t body_size = header_.compressed_page_size;
     const int64_t body_pos = pos_ + static_cast<int64_t>(header_size);
+    if (options_.decryptor && !options_.decryptor->module_aad() && body_size > 0) {
+      // DuckDB's form: the module's own length prefix gives its size.
+      auto extent = EncryptedModuleExtent(rest.subspan(std::min(header_size, rest.size())));
+      if (!extent.ok()) return Error(page_offset, StrCat("encrypted page: ", extent.status().message()));
+      body_size = *extent;
+    }
     if (body_size > chunk_.size() - body_pos) {
       return Error(page_offset, StrCat("compressed_page_size ", body_size, " runs past the column chunk (",
                                        chunk_.size() - body_pos, " bytes left)"));
