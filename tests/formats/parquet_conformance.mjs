@@ -232,10 +232,15 @@ async function checkGeospatial(file) {
 // documents: the rows of the generator the files were written from
 // (parquet-cpp's encryption tests: 50 rows; the bloom filter file,
 // parquet-mr: 2000). The README's keys are ASCII digits ("0123456789012345").
-// external_key_material_java's keys are wrapped by a test KMS: only the
-// keyless error is checked there.
+// external_key_material_java's keys are wrapped by parquet-mr's InMemoryKMS
+// under those same keys as master keys "kf", "kc1" and "kc2" (decision
+// 0067); its generator wrote 100 rows.
 const asciiHex = (s) => Buffer.from(s, 'ascii').toString('hex');
 function documentedKeys(file) {
+  if (file.includes('external_key_material')) {
+    return ['--master-key', `kf=${asciiHex('0123456789012345')}`, '--master-key', `kc1=${asciiHex('1234567890123450')}`,
+      '--master-key', `kc2=${asciiHex('1234567890123451')}`];
+  }
   if (file.includes('/aes256/')) {
     const column = (last) => asciiHex(`1234567890123456789012345678901${last}`);
     return ['--footer-key', asciiHex('01234567890123456789012345678901'),
@@ -248,6 +253,10 @@ function documentedKeys(file) {
     '--column-key', `float_field=${asciiHex('1234567890123451')}`];
 }
 function generatorRowDiff(file, row, i) {
+  if (file.includes('external_key_material')) {
+    const want = { integers: i, strings: `${String.fromCharCode(97 + (i % 10))}${i}` };
+    return JSON.stringify(row) === JSON.stringify(want) ? null : `want ${JSON.stringify(want)}`;
+  }
   if (file.includes('bloom_filter')) {
     const want = { double_field: i + 0.5, float_field: i + 0.25, int32_field: i, name: `name_${i}` };
     return JSON.stringify(row) === JSON.stringify(want) ? null : `want ${JSON.stringify(want)}`;
@@ -270,7 +279,6 @@ function checkEncrypted(file) {
   if (!keyless.error || !/^floe: PermissionDenied: [^\n]*encrypted[^\n]*$/.test(keyless.error)) {
     fail(file, `expected a one-line PermissionDenied error without keys, got ${keyless.error ?? 'rows'}`);
   }
-  if (file.includes('external_key_material')) return;
   const args = ['--format', 'jsonl', 'parquet', 'cat', path.join(testing, file), ...documentedKeys(file)];
   if (file.includes('disable_aad_storage')) args.push('--aad-prefix', 'tester');
   let rows;
@@ -280,7 +288,7 @@ function checkEncrypted(file) {
   } catch (e) {
     return fail(file, `floe with the documented keys: ${(e.stderr ?? '').toString().trim()}`);
   }
-  const expected = file.includes('bloom_filter') ? 2000 : 50;
+  const expected = file.includes('bloom_filter') ? 2000 : file.includes('external_key_material') ? 100 : 50;
   if (rows.length !== expected) return fail(file, `decrypted ${rows.length} rows, the generator wrote ${expected}`);
   for (let i = 0; i < rows.length; ++i) {
     const diff = generatorRowDiff(file, rows[i], i);
@@ -401,7 +409,7 @@ const rules = [
   [/^data\/[^/]+_expect\.csv$/, 'expected values, read by the check of its .parquet'],
   [/^data\/[^/]+\.md$/, 'a description of a data file, whose values are checked against DuckDB, its _expect.csv or this script'],
   [/^data\/bloom_filter(\.xxhash)?\.bin$/, 'a bloom filter header and bitset, not Parquet: checked by formats.MetadataFixturesTest.DecodesBloomFilterHeaders'],
-  [/^data\/_KEY_MATERIAL_FOR_[^/]+\.json$/, 'key material of an encrypted file, wrapped by a test KMS floe does not implement'],
+  [/^data\/_KEY_MATERIAL_FOR_[^/]+\.json$/, 'key material of external_key_material_java, read through it'],
   [/^data\/geospatial\/[^/]+\.(py|yaml)$/, 'the generator of the geospatial files and its input (the files carry the WKT)'],
   [/^variant\/[^/]+\.(metadata|value)$/, 'a Variant binary pair, not Parquet: decoded and checked by formats.ParquetVariantTest'],
   [/^variant\/(data_dictionary\.json|regen\.py)$/, 'the expected values of variant/ (formats.ParquetVariantTest) and their generator'],

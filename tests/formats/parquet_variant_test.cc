@@ -15,7 +15,7 @@
 #include <string>
 
 #include "floe/columnar/civil_time.h"
-#include "floe/server/auth.h"
+#include "floe/base/base64.h"
 #include "parquet_fixtures.h"
 
 namespace floe::parquet {
@@ -109,7 +109,7 @@ bool Matches(simdjson::dom::element json, const VariantValue& v, const std::stri
         case VariantKind::kString: return v.bytes == s || differ("another string");
         case VariantKind::kBinary: {
           // Standard base64; the server's decoder takes it as well as base64url.
-          auto decoded = server::Base64UrlDecode(s);
+          auto decoded = Base64Decode(s);
           return (decoded.ok() && v.bytes == *decoded) || differ("other bytes (base64)");
         }
         case VariantKind::kUuid: {

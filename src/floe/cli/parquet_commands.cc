@@ -16,6 +16,7 @@
 #include "floe/formats/parquet/field_annotation.h"
 #include "floe/formats/parquet/file_reader.h"
 #include "floe/formats/parquet/file_writer.h"
+#include "floe/formats/parquet/key_tools.h"
 #include "floe/formats/parquet/record_batch_reader.h"
 #include "floe/formats/parquet/statistics.h"
 
@@ -29,6 +30,7 @@ struct KeyArgs {
   std::string footer_key;                // hex
   std::vector<std::string> column_keys;  // PATH=HEX
   std::optional<std::string> aad_prefix;
+  std::vector<std::string> master_keys;  // ID=HEX, for key tools material
 };
 
 Result<std::string> KeyFromHex(std::string_view hex, std::string_view what) {
@@ -41,14 +43,16 @@ Result<std::string> KeyFromHex(std::string_view hex, std::string_view what) {
   return key;
 }
 
-// PATH=HEX, as --column-key and --encrypt-column-key take it: the column's
-// dotted path and its key.
-Result<std::pair<std::string, std::string>> ColumnKeyFromArg(const std::string& arg, std::string_view flag) {
+// NAME=HEX, as --column-key and --encrypt-column-key (PATH=HEX) and
+// --master-key (ID=HEX) take it: a column's dotted path or a key's id, and
+// the key.
+Result<std::pair<std::string, std::string>> NamedKeyFromArg(const std::string& arg, std::string_view flag,
+                                                            std::string_view name) {
   const size_t eq = arg.rfind('=');
   if (eq == std::string::npos || eq == 0) {
     // The argument is not echoed: it may hold a key.
-    return Status::InvalidArgument(StrCat(flag, " takes PATH=HEX; the ", arg.size(), "-character argument has ",
-                                          eq == std::string::npos ? "no '='" : "no path before its '='"));
+    return Status::InvalidArgument(StrCat(flag, " takes ", name, "=HEX; the ", arg.size(), "-character argument has ",
+                                          eq == std::string::npos ? "no '='" : StrCat("no ", name, " before its '='")));
   }
   FLOE_ASSIGN_OR_RETURN(std::string key, KeyFromHex(std::string_view(arg).substr(eq + 1), flag));
   return std::pair<std::string, std::string>(arg.substr(0, eq), std::move(key));
@@ -58,22 +62,35 @@ void AddKeyOptions(CLI::App* command, KeyArgs* keys) {
   command->add_option("--footer-key", keys->footer_key, "Encrypted files: the footer key, in hex");
   command->add_option("--column-key", keys->column_keys, "Encrypted files: a column's key, as PATH=HEX (repeatable)");
   command->add_option("--aad-prefix", keys->aad_prefix, "Encrypted files: the AAD prefix the file does not store");
+  command->add_option("--master-key", keys->master_keys,
+                      "Encrypted files whose keys parquet's key tools wrapped: a KMS master key, as ID=HEX "
+                      "(repeatable)");
 }
 
 Result<std::unique_ptr<ParquetFileReader>> OpenParquet(CommandContext& ctx, const std::string& path,
                                                        const KeyArgs& key_args) {
   FLOE_ASSIGN_OR_RETURN(auto io, ctx.FileIOFor(path));
   parquet::ReaderOptions options;
-  if (!key_args.footer_key.empty() || !key_args.column_keys.empty() || key_args.aad_prefix) {
+  if (!key_args.footer_key.empty() || !key_args.column_keys.empty() || key_args.aad_prefix ||
+      !key_args.master_keys.empty()) {
     auto keys = std::make_shared<parquet::DecryptionKeys>();
     if (!key_args.footer_key.empty()) {
       FLOE_ASSIGN_OR_RETURN(keys->footer_key, KeyFromHex(key_args.footer_key, "--footer-key"));
     }
     for (const std::string& arg : key_args.column_keys) {
-      FLOE_ASSIGN_OR_RETURN(auto column_key, ColumnKeyFromArg(arg, "--column-key"));
+      FLOE_ASSIGN_OR_RETURN(auto column_key, NamedKeyFromArg(arg, "--column-key", "PATH"));
       keys->column_keys[column_key.first] = std::move(column_key.second);
     }
     keys->aad_prefix = key_args.aad_prefix;
+    if (!key_args.master_keys.empty()) {
+      std::map<std::string, std::string, std::less<>> master_keys;
+      for (const std::string& arg : key_args.master_keys) {
+        FLOE_ASSIGN_OR_RETURN(auto master_key, NamedKeyFromArg(arg, "--master-key", "ID"));
+        master_keys[master_key.first] = std::move(master_key.second);
+      }
+      keys->key_retriever =
+          parquet::MakeKeyToolsRetriever(std::make_shared<parquet::LocalKms>(std::move(master_keys)), io, path);
+    }
     options.decryption = std::move(keys);
   }
   return ParquetFileReader::Open(io, path, std::move(options));
@@ -335,7 +352,7 @@ Result<std::optional<parquet::EncryptionProperties>> EncryptionFromArgs(const Re
   parquet::EncryptionProperties e;
   FLOE_ASSIGN_OR_RETURN(e.footer_key, KeyFromHex(args.encrypt_footer_key, "--encrypt-footer-key"));
   for (const std::string& arg : args.encrypt_column_keys) {
-    FLOE_ASSIGN_OR_RETURN(auto column_key, ColumnKeyFromArg(arg, "--encrypt-column-key"));
+    FLOE_ASSIGN_OR_RETURN(auto column_key, NamedKeyFromArg(arg, "--encrypt-column-key", "PATH"));
     e.column_keys[column_key.first].key = std::move(column_key.second);
   }
   if (!args.plaintext_columns.empty()) {

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <optional>
 
+#include "floe/base/base64.h"
 #include "floe/base/json_writer.h"
 #include "floe/base/strings.h"
 
@@ -141,12 +142,12 @@ Result<Principal> TokenAuthority::Decode(std::string_view token) const {
   const size_t dot = token.rfind('.');
   if (dot == std::string_view::npos || dot < kTokenPrefix.size()) return malformed;
   const std::string_view body = token.substr(0, dot);
-  auto signature = Base64UrlDecode(token.substr(dot + 1));
+  auto signature = Base64Decode(token.substr(dot + 1));
   if (!signature.ok()) return malformed;
   if (!ConstantTimeEquals(*signature, HmacSha256(key_, body))) {
     return Status::PermissionDenied("token signature does not match");
   }
-  auto payload = Base64UrlDecode(body.substr(kTokenPrefix.size()));
+  auto payload = Base64Decode(body.substr(kTokenPrefix.size()));
   if (!payload.ok()) return malformed;
   simdjson::dom::parser parser;
   simdjson::dom::element root;
@@ -202,7 +203,7 @@ std::variant<IssuedToken, TokenRefusal> TokenAuthority::Issue(const std::map<std
   std::string id = field("client_id");
   std::string secret = field("client_secret");
   if (id.empty() && StartsWith(basic_auth, "Basic ")) {
-    auto decoded = Base64UrlDecode(basic_auth.substr(6));
+    auto decoded = Base64Decode(basic_auth.substr(6));
     if (decoded.ok()) {
       const size_t colon = decoded->find(':');
       if (colon != std::string::npos) {
@@ -276,57 +277,6 @@ std::variant<IssuedToken, TokenRefusal> TokenAuthority::Exchange(const std::map<
   if (granted->empty()) return TokenRefusal{"invalid_grant", "subject_token holds no scope this client still has", 400};
   const int64_t exp = now_s + token_lifetime_s_;
   return IssuedToken{Sign(subject->subject, *granted, now_s, exp), token_lifetime_s_, JoinScopes(*granted)};
-}
-
-std::string Base64UrlEncode(std::string_view bytes) {
-  static constexpr char kAlphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
-  std::string out;
-  out.reserve((bytes.size() + 2) / 3 * 4);
-  size_t i = 0;
-  auto byte = [&](size_t k) { return static_cast<uint32_t>(static_cast<unsigned char>(bytes[k])); };
-  for (; i + 2 < bytes.size(); i += 3) {
-    const uint32_t v = byte(i) << 16 | byte(i + 1) << 8 | byte(i + 2);
-    out += kAlphabet[v >> 18 & 63];
-    out += kAlphabet[v >> 12 & 63];
-    out += kAlphabet[v >> 6 & 63];
-    out += kAlphabet[v & 63];
-  }
-  if (i + 1 == bytes.size()) {
-    const uint32_t v = byte(i) << 16;
-    out += kAlphabet[v >> 18 & 63];
-    out += kAlphabet[v >> 12 & 63];
-  } else if (i + 2 == bytes.size()) {
-    const uint32_t v = byte(i) << 16 | byte(i + 1) << 8;
-    out += kAlphabet[v >> 18 & 63];
-    out += kAlphabet[v >> 12 & 63];
-    out += kAlphabet[v >> 6 & 63];
-  }
-  return out;
-}
-
-Result<std::string> Base64UrlDecode(std::string_view text) {
-  // Standard base64 ('+', '/', '=' padding) is accepted too: HTTP Basic
-  // credentials use it.
-  std::string out;
-  uint32_t acc = 0;
-  int bits = 0;
-  for (char c : text) {
-    int v;
-    if (c >= 'A' && c <= 'Z') v = c - 'A';
-    else if (c >= 'a' && c <= 'z') v = c - 'a' + 26;
-    else if (c >= '0' && c <= '9') v = c - '0' + 52;
-    else if (c == '-' || c == '+') v = 62;
-    else if (c == '_' || c == '/') v = 63;
-    else if (c == '=') break;
-    else return Status::InvalidArgument("base64 text has a character outside the alphabet");
-    acc = (acc << 6) | static_cast<uint32_t>(v);
-    bits += 6;
-    if (bits >= 8) {
-      bits -= 8;
-      out.push_back(static_cast<char>((acc >> bits) & 0xFF));
-    }
-  }
-  return out;
 }
 
 }  // namespace floe::server

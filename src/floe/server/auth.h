@@ -128,9 +128,4 @@ bool IsExpiredTokenError(const Status& status);
 // InvalidArgument unless `scope` is one of the forms above.
 Status ValidateScope(std::string_view scope);
 
-// Base64url without padding (RFC 4648 section 5), and its inverse
-// (InvalidArgument for other characters).
-std::string Base64UrlEncode(std::string_view bytes);
-Result<std::string> Base64UrlDecode(std::string_view text);
-
 }  // namespace floe::server

@@ -111,6 +111,39 @@ std::optional<EncryptionAlgorithmFields> FieldsOf(const EncryptionAlgorithm& alg
   return std::nullopt;
 }
 
+Result<std::string> OpenAesGcmBlob(std::string_view key, std::span<const uint8_t> blob, std::string_view aad) {
+  const EVP_CIPHER* cipher = GcmCipher(key.size());
+  if (cipher == nullptr) return KeySizeError(key.size());
+  if (blob.size() < kNonceBytes + kTagBytes) {
+    return Status::Corrupt(StrCat("a wrapped key of ", blob.size(), " bytes is shorter than its nonce and tag"));
+  }
+  if (blob.size() > static_cast<size_t>(INT32_MAX) || aad.size() > static_cast<size_t>(INT32_MAX)) {
+    return Status::Unsupported(StrCat("a wrapped key of ", blob.size(), " bytes"));
+  }
+  const size_t text_size = blob.size() - kNonceBytes - kTagBytes;
+  const uint8_t* text = blob.data() + kNonceBytes;
+  std::string plain(text_size, '\0');
+  CipherContext ctx(EVP_CIPHER_CTX_new());
+  int n = 0;
+  int tail = 0;
+  auto* out = reinterpret_cast<unsigned char*>(plain.data());
+  void* tag = const_cast<uint8_t*>(text + text_size);  // OpenSSL's API is not const-correct; it only reads
+  if (ctx == nullptr || EVP_DecryptInit_ex(ctx.get(), cipher, nullptr, nullptr, nullptr) != 1 ||
+      EVP_CIPHER_CTX_ctrl(ctx.get(), EVP_CTRL_GCM_SET_IVLEN, kNonceBytes, nullptr) != 1 ||
+      EVP_DecryptInit_ex(ctx.get(), nullptr, nullptr, reinterpret_cast<const unsigned char*>(key.data()),
+                         blob.data()) != 1 ||
+      EVP_DecryptUpdate(ctx.get(), nullptr, &n, reinterpret_cast<const unsigned char*>(aad.data()),
+                        static_cast<int>(aad.size())) != 1 ||
+      EVP_DecryptUpdate(ctx.get(), out, &n, text, static_cast<int>(text_size)) != 1 ||
+      EVP_CIPHER_CTX_ctrl(ctx.get(), EVP_CTRL_GCM_SET_TAG, kTagBytes, tag) != 1) {
+    return Status::Internal("OpenSSL AES-GCM decryption failed");
+  }
+  if (EVP_DecryptFinal_ex(ctx.get(), out + n, &tail) != 1) {
+    return Status::PermissionDenied("a wrapped key's authentication tag does not match: a wrong wrapping key");
+  }
+  return plain;
+}
+
 Result<int64_t> EncryptedModuleExtent(std::span<const uint8_t> bytes) {
   if (bytes.size() < kLengthBytes) {
     return Status::Corrupt(StrCat("encrypted module cut short: ", bytes.size(), " bytes, its length needs 4"));

@@ -120,6 +120,13 @@ struct EncryptionAlgorithmFields {
 };
 std::optional<EncryptionAlgorithmFields> FieldsOf(const EncryptionAlgorithm& algorithm);
 
+// Opens `blob`, nonce (12 bytes) | ciphertext | tag (16 bytes) with no
+// length prefix, under AES-GCM with `key` and `aad`: the form wrapped keys
+// take in parquet-mr's key material (key_tools.h). PermissionDenied when
+// the tag does not match; Corrupt when the blob is shorter than 28 bytes;
+// InvalidArgument for a key that is no AES key's size.
+Result<std::string> OpenAesGcmBlob(std::string_view key, std::span<const uint8_t> blob, std::string_view aad);
+
 // The bytes the module at the start of `bytes` takes: 4 + its stored
 // length, read from its first 4 bytes (Corrupt when there are fewer), not
 // checked against `bytes`: for callers that fetch the rest.
