@@ -124,10 +124,23 @@ void WriteBytes(const std::string& path, const std::string& bytes) {
   ASSERT_TRUE(out.good()) << path;
 }
 
-TEST(ParquetEncryptionWriterTest, EveryFormReadsBackWithItsKeysAndNotWithout) {
+// Each test's folder and the table it writes.
+class ParquetEncryptionWriterTest : public ::testing::Test {
+ protected:
   floe::testing::TempDir dir;
-  const auto schema = TestSchema();
+  const std::shared_ptr<const Schema> schema = TestSchema();
   const RecordBatch batch = TestBatch(schema);
+};
+
+// The footer key for every column but "name", which has a key of its own.
+EncryptionProperties NameKeyed() {
+  EncryptionProperties e;
+  e.footer_key = kFooterKey;
+  e.column_keys = {{"name", {kNameKey, std::nullopt}}};
+  return e;
+}
+
+TEST_F(ParquetEncryptionWriterTest, EveryFormReadsBackWithItsKeysAndNotWithout) {
   const std::string expected = Json(schema, {batch});
   int form = 0;
   for (const bool ctr : {false, true}) {
@@ -189,13 +202,8 @@ TEST(ParquetEncryptionWriterTest, EveryFormReadsBackWithItsKeysAndNotWithout) {
   }
 }
 
-TEST(ParquetEncryptionWriterTest, EncryptedPageIndexesAndBloomFiltersAnswer) {
-  floe::testing::TempDir dir;
-  const auto schema = TestSchema();
-  const RecordBatch batch = TestBatch(schema);
-  EncryptionProperties e;
-  e.footer_key = kFooterKey;
-  e.column_keys = {{"name", {kNameKey, std::nullopt}}};
+TEST_F(ParquetEncryptionWriterTest, EncryptedPageIndexesAndBloomFiltersAnswer) {
+  EncryptionProperties e = NameKeyed();
   const std::string path = dir.Join("indexed.parquet");
   WriterOptions options = SmallPages(e);
   options.page_checksums = false;
@@ -251,14 +259,9 @@ TEST(ParquetEncryptionWriterTest, EncryptedPageIndexesAndBloomFiltersAnswer) {
   EXPECT_EQ(rows, 10);
 }
 
-TEST(ParquetEncryptionWriterTest, APlaintextFooterLeavesOutTheStatisticsOfEncryptedColumns) {
-  floe::testing::TempDir dir;
-  const auto schema = TestSchema();
-  const RecordBatch batch = TestBatch(schema);
-  EncryptionProperties e;
-  e.footer_key = kFooterKey;
+TEST_F(ParquetEncryptionWriterTest, APlaintextFooterLeavesOutTheStatisticsOfEncryptedColumns) {
+  EncryptionProperties e = NameKeyed();
   e.plaintext_footer = true;
-  e.column_keys = {{"name", {kNameKey, std::nullopt}}};
   e.plaintext_columns = {"id"};
   const std::string path = dir.Join("signed.parquet");
   auto written = testing::WriteFile(path, schema, {batch}, SmallPages(e));
@@ -317,13 +320,8 @@ TEST(ParquetEncryptionWriterTest, APlaintextFooterLeavesOutTheStatisticsOfEncryp
   EXPECT_EQ(Open(altered_path, keys).status().code(), StatusCode::kPermissionDenied);
 }
 
-TEST(ParquetEncryptionWriterTest, WrongKeysAlteredPagesAndMissingPrefixesAreRefused) {
-  floe::testing::TempDir dir;
-  const auto schema = TestSchema();
-  const RecordBatch batch = TestBatch(schema);
-  EncryptionProperties e;
-  e.footer_key = kFooterKey;
-  e.column_keys = {{"name", {kNameKey, std::nullopt}}};
+TEST_F(ParquetEncryptionWriterTest, WrongKeysAlteredPagesAndMissingPrefixesAreRefused) {
+  EncryptionProperties e = NameKeyed();
   e.aad_prefix = "warehouse/db/events/data/00001.parquet";
   e.store_aad_prefix = false;
   const std::string path = dir.Join("prefixed.parquet");
@@ -377,10 +375,7 @@ TEST(ParquetEncryptionWriterTest, WrongKeysAlteredPagesAndMissingPrefixesAreRefu
   EXPECT_TRUE(Scan(*altered_file, std::vector<std::string>{"id"}).ok());
 }
 
-TEST(ParquetEncryptionWriterTest, EachFileHasItsOwnAadAndNonces) {
-  floe::testing::TempDir dir;
-  const auto schema = TestSchema();
-  const RecordBatch batch = TestBatch(schema);
+TEST_F(ParquetEncryptionWriterTest, EachFileHasItsOwnAadAndNonces) {
   EncryptionProperties e;
   e.footer_key = kFooterKey;
   ASSERT_TRUE(Write(dir.Join("a.parquet"), batch, SmallPages(e)).ok());
@@ -400,9 +395,7 @@ TEST(ParquetEncryptionWriterTest, EachFileHasItsOwnAadAndNonces) {
             *FieldsOf(*(*fb)->encryption_algorithm())->aad_file_unique);
 }
 
-TEST(ParquetEncryptionWriterTest, BadPropertiesAreRefusedBeforeAnythingIsWritten) {
-  floe::testing::TempDir dir;
-  const auto schema = TestSchema();
+TEST_F(ParquetEncryptionWriterTest, BadPropertiesAreRefusedBeforeAnythingIsWritten) {
   const std::string path = dir.Join("never.parquet");
   struct Case {
     std::function<void(EncryptionProperties*)> change;
@@ -439,15 +432,10 @@ TEST(ParquetEncryptionWriterTest, BadPropertiesAreRefusedBeforeAnythingIsWritten
 // plaintext-footer files (spec 5.5's legacy reader) and refuses the
 // encrypted ones; floe reads the files DuckDB encrypts (its form without
 // AAD, decision 0066) with the values DuckDB reads from them.
-TEST(ParquetEncryptionWriterTest, DuckDbAndFloeReadEachOthersEncryptedFiles) {
+TEST_F(ParquetEncryptionWriterTest, DuckDbAndFloeReadEachOthersEncryptedFiles) {
   FLOE_REQUIRE_DUCKDB();
-  floe::testing::TempDir dir;
-  const auto schema = TestSchema();
-  const RecordBatch batch = TestBatch(schema);
-  EncryptionProperties e;
-  e.footer_key = kFooterKey;
+  EncryptionProperties e = NameKeyed();
   e.plaintext_footer = true;
-  e.column_keys = {{"name", {kNameKey, std::nullopt}}};
   e.plaintext_columns = {"id", "score"};
   const std::string floe_file = dir.Join("floe.parquet");
   ASSERT_TRUE(Write(floe_file, batch, SmallPages(e)).ok());
