@@ -237,6 +237,27 @@ TEST_F(ParquetEncryptionWriterTest, EncryptedPageIndexesAndBloomFiltersAnswer) {
   ASSERT_TRUE((*index)[1].offset_index.has_value());
   EXPECT_EQ((*index)[1].offset_index->page_locations.size(), 7u);
 
+  // Each index and filter is exactly its modules: the lengths the footer
+  // gives are the modules' own extents (a reader that trusted a longer
+  // length would read past them unnoticed).
+  const std::string bytes = testing::ReadFileBytes(path);
+  const auto extent = [&](int64_t offset) {
+    auto e = EncryptedModuleExtent(testing::AsBytes(bytes).subspan(static_cast<size_t>(offset)));
+    EXPECT_TRUE(e.ok()) << e.status().ToString();
+    return e.ok() ? *e : -1;
+  };
+  for (const RowGroup& group : (*file)->metadata().row_groups) {
+    for (const ColumnChunk& chunk : group.columns) {
+      ASSERT_TRUE(chunk.crypto_metadata.has_value());
+      EXPECT_EQ(*chunk.column_index_length, extent(*chunk.column_index_offset));
+      EXPECT_EQ(*chunk.offset_index_length, extent(*chunk.offset_index_offset));
+      if (const auto offset = chunk.meta_data->bloom_filter_offset) {
+        const int64_t header = extent(*offset);
+        EXPECT_EQ(*chunk.meta_data->bloom_filter_length, header + extent(*offset + header));
+      }
+    }
+  }
+
   // A selection seeks through the decrypted offset index to pages deep in
   // an encrypted chunk, which decrypt with their own page ordinals.
   ScanOptions scan;
@@ -264,8 +285,20 @@ TEST_F(ParquetEncryptionWriterTest, APlaintextFooterLeavesOutTheStatisticsOfEncr
   e.plaintext_footer = true;
   e.plaintext_columns = {"id"};
   const std::string path = dir.Join("signed.parquet");
-  auto written = testing::WriteFile(path, schema, {batch}, SmallPages(e));
+  WriterOptions options = SmallPages(e);
+  options.codec = compression::Codec::kUncompressed;  // nothing hidden but by encryption
+  auto written = testing::WriteFile(path, schema, {batch}, options);
   ASSERT_TRUE(written.ok()) << written.status().ToString();
+
+  // No value of the encrypted column is in the file: not in its pages, its
+  // dictionary, its bloom filter's neighbours or the statistics. The same
+  // file unencrypted holds them in the clear.
+  options.encryption.reset();
+  const std::string clear_path = dir.Join("clear.parquet");
+  ASSERT_TRUE(testing::WriteFile(clear_path, schema, {batch}, options).ok());
+  EXPECT_NE(testing::ReadFileBytes(clear_path).find("name-17"), std::string::npos);
+  EXPECT_EQ(testing::ReadFileBytes(path).find("name-17"), std::string::npos);
+  EXPECT_EQ(testing::ReadFileBytes(path).find("name-0"), std::string::npos);  // the minimum
 
   // The footer as stored: what a reader without keys finds.
   const std::string bytes = testing::ReadFileBytes(path);
@@ -288,11 +321,14 @@ TEST_F(ParquetEncryptionWriterTest, APlaintextFooterLeavesOutTheStatisticsOfEncr
     ASSERT_TRUE(name.meta_data.has_value());  // offsets and sizes, for readers without the key
     EXPECT_FALSE(name.meta_data->statistics.has_value());
     EXPECT_FALSE(name.meta_data->size_statistics.has_value());
+    EXPECT_FALSE(name.meta_data->encoding_stats.has_value());
     const ColumnChunk& score = group.columns[2];  // the footer key's
     ASSERT_TRUE(score.crypto_metadata.has_value());
     EXPECT_TRUE(std::holds_alternative<EncryptionWithFooterKey>(*score.crypto_metadata));
     EXPECT_TRUE(score.encrypted_column_metadata.has_value());
     EXPECT_FALSE(score.meta_data->statistics.has_value());
+    EXPECT_FALSE(score.meta_data->encoding_stats.has_value());
+    EXPECT_TRUE(id.meta_data->encoding_stats.has_value());
   }
 
   // With the keys, the reader finds the statistics the writer computed.
@@ -426,6 +462,23 @@ TEST_F(ParquetEncryptionWriterTest, BadPropertiesAreRefusedBeforeAnythingIsWritt
     EXPECT_TRUE(Contains(writer.status(), c.message)) << writer.status().ToString();
     EXPECT_FALSE(std::filesystem::exists(path));
   }
+
+  // The AAD holds column ordinals in 16 bits: an encrypted column past
+  // 32767 is refused at Open, a plaintext one is not.
+  std::vector<Field> wide;
+  for (int i = 0; i < 32769; ++i) wide.push_back(Field(StrCat("c", i), DataType::Int32()));
+  const auto wide_schema = testing::MakeSchema(std::move(wide));
+  WriterOptions options;
+  options.encryption = EncryptionProperties{};
+  options.encryption->footer_key = kFooterKey;
+  auto too_wide = ParquetFileWriter::Open(NewLocalFileIO(), path, wide_schema, options);
+  EXPECT_EQ(too_wide.status().code(), StatusCode::kUnsupported) << too_wide.status().ToString();
+  EXPECT_TRUE(Contains(too_wide.status(), "'c32768' is leaf column number 32768")) << too_wide.status().ToString();
+  EXPECT_FALSE(std::filesystem::exists(path));
+  options.encryption->plaintext_columns = {"c32768"};
+  auto fits = ParquetFileWriter::Open(NewLocalFileIO(), path, wide_schema, options);
+  ASSERT_TRUE(fits.ok()) << fits.status().ToString();
+  (*fits)->Abort();
 }
 
 // DuckDB, the peer: it reads the plaintext columns of floe's signed

@@ -117,6 +117,8 @@ TEST(ParquetKeyToolsTest, MissingMasterKeysMaterialFilesAndPlainKeyIdsAreClearEr
   wrong["kc2"][0] ^= 1;  // columns read through kc2 fail; the footer opens
   auto wrong_column = ReadWith(kExternalFile, std::make_shared<LocalKms>(wrong));
   EXPECT_EQ(wrong_column.status().code(), StatusCode::kPermissionDenied) << wrong_column.status().ToString();
+  EXPECT_NE(wrong_column.status().message().find("master key 'kc2'"), std::string::npos)
+      << wrong_column.status().ToString();
 
   // The file without its key material beside it.
   floe::testing::TempDir dir;

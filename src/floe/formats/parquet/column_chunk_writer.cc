@@ -171,11 +171,13 @@ Result<ModuleEncryptor*> ColumnChunkWriterBase::ChunkEncryptor() {
 Status ColumnChunkWriterBase::AppendPage(const PageHeader& header, std::span<const uint8_t> data,
                                          std::vector<uint8_t>* out) {
   const bool data_page = header.type != PageType::DICTIONARY_PAGE;
+  // spec 4.4: only data pages and their headers carry a page ordinal.
+  const int32_t page_ordinal = data_page ? chunk_data_pages_ : 0;
   FLOE_ASSIGN_OR_RETURN(ModuleEncryptor* const encryptor, ChunkEncryptor());
   if (encryptor != nullptr) {
     encrypted_.clear();
     FLOE_RETURN_IF_ERROR(encryptor->Append(data_page ? ModuleType::kDataPage : ModuleType::kDictionaryPage, data,
-                                           chunk_data_pages_, &encrypted_));
+                                           page_ordinal, &encrypted_));
     data = encrypted_;
   }
   PageHeader h = header;
@@ -193,7 +195,7 @@ Status ColumnChunkWriterBase::AppendPage(const PageHeader& header, std::span<con
     header_.clear();
     FLOE_RETURN_IF_ERROR(encryptor->Append(data_page ? ModuleType::kDataPageHeader : ModuleType::kDictionaryPageHeader,
                                            {reinterpret_cast<const uint8_t*>(plain_header.data()), plain_header.size()},
-                                           chunk_data_pages_, &header_));
+                                           page_ordinal, &header_));
   }
   if (data_page) ++chunk_data_pages_;
   out->insert(out->end(), header_.begin(), header_.end());

@@ -484,6 +484,10 @@ Result<FileEncryptor> FileEncryptor::Make(const EncryptionProperties& properties
   for (size_t i = 0; i < columns.size(); ++i) {
     const std::string path = columns[i].Dotted();
     if (properties.plaintext_columns.contains(path)) continue;
+    if (i > static_cast<size_t>(INT16_MAX)) {
+      return Status::Unsupported(StrCat("encryption: column ", Quote(path), " is leaf column number ", i,
+                                        ", and the AAD holds column ordinals up to 32767"));
+    }
     Column& column = out.columns_[i].emplace();
     if (const auto it = properties.column_keys.find(path); it != properties.column_keys.end()) {
       column.key = it->second.key;

@@ -48,10 +48,13 @@ Result<std::string> EncryptedFooter(const FileEncryptor& encryption, FileMetaDat
       FLOE_RETURN_IF_ERROR(encryptor.Append(ModuleType::kColumnMetaData, AsBytes(plain), 0, &module));
       chunk.encrypted_column_metadata = std::move(module);
       if (encryption.plaintext_footer()) {
-        // spec 5.5: readers without the key still find the chunk, not its statistics.
+        // spec 5.5: readers without the key still find the chunk, not its
+        // statistics; encoding_stats go too (a dictionary's fallback tells
+        // of the values), as parquet-mr and parquet-cpp redact it.
         chunk.meta_data->statistics.reset();
         chunk.meta_data->size_statistics.reset();
         chunk.meta_data->geospatial_statistics.reset();
+        chunk.meta_data->encoding_stats.reset();
       } else {
         chunk.meta_data.reset();
       }

@@ -91,7 +91,9 @@ struct WriterOptions {
 // takes its data-file metrics (per-column sizes, value, null and NaN counts,
 // bounds, all by the field ids in metadata.schema). For an encrypted file,
 // the footer as a reader holding every key sees it: every column's
-// meta_data in plaintext, with its crypto_metadata.
+// meta_data in plaintext, with its crypto_metadata. Its statistics of
+// encrypted columns are secrets: a caller that stores metrics elsewhere (a
+// table's manifests) must protect them as well or leave them out.
 struct WrittenFile {
   int64_t file_size = 0;
   FileMetaData metadata;

@@ -128,12 +128,11 @@ class KeyToolsRetriever {
 
   Result<std::string> KeyEncryptionKey(const std::string& kek_id, const std::string& wrapped_kek,
                                        const std::string& master_key_id) {
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      if (const auto it = keks_.find(kek_id); it != keks_.end()) return it->second;
-    }
-    FLOE_ASSIGN_OR_RETURN(std::string kek, kms_->UnwrapKey(wrapped_kek, master_key_id));
+    // Held across the KMS call, so that each key-encryption key is asked
+    // for once; the file decryptor asks one key at a time anyway.
     std::lock_guard<std::mutex> lock(mutex_);
+    if (const auto it = keks_.find(kek_id); it != keks_.end()) return it->second;
+    FLOE_ASSIGN_OR_RETURN(std::string kek, kms_->UnwrapKey(wrapped_kek, master_key_id));
     keks_.emplace(kek_id, kek);
     return kek;
   }

@@ -118,8 +118,9 @@ Result<std::optional<Page>> PageReader::Next() {
     }
     int64_t body_size = header_.compressed_page_size;
     const int64_t body_pos = pos_ + static_cast<int64_t>(header_size);
-    if (options_.decryptor && !options_.decryptor->module_aad() && body_size > 0) {
-      // DuckDB's form: the module's own length prefix gives its size.
+    if (options_.decryptor && !options_.decryptor->module_aad()) {
+      // DuckDB's form: the module's own length prefix gives its size (an
+      // empty page too is a module).
       auto extent = EncryptedModuleExtent(rest.subspan(std::min(header_size, rest.size())));
       if (!extent.ok()) return Error(page_offset, StrCat("encrypted page: ", extent.status().message()));
       body_size = *extent;
