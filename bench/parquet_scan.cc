@@ -4,6 +4,8 @@
 // runs.
 //
 // Usage: floe_parquet_scan FILE COLUMN THREADS RUNS
+// FLOE_SCAN_FOOTER_KEY=HEX: the file is encrypted, every column with this
+// footer key (to measure what decryption costs).
 // Output: "<best wall ms> <best cpu ms> <aggregate>". The CPU time is the
 // process's (user + system, all threads), the measure that stays steady when
 // other work shares the cores. Threads take row groups one at a time from a
@@ -23,6 +25,7 @@
 #include <string>
 #include <vector>
 
+#include "floe/base/hex.h"
 #include "floe/base/thread_pool.h"
 #include "floe/formats/parquet/record_batch_reader.h"
 #include "floe/io/file_io.h"
@@ -102,7 +105,13 @@ Status ScanRowGroups(std::shared_ptr<const parquet::ParquetFileReader> file, con
 // A thread started for each run would begin with an empty allocator cache
 // and fault its buffers in again every time.
 Result<Aggregate> Scan(const std::string& path, const std::string& column, int threads, ThreadPool* pool) {
-  FLOE_ASSIGN_OR_RETURN(auto opened, parquet::ParquetFileReader::Open(NewLocalFileIO(), path));
+  parquet::ReaderOptions options;
+  if (const char* hex = std::getenv("FLOE_SCAN_FOOTER_KEY")) {
+    auto keys = std::make_shared<parquet::DecryptionKeys>();
+    if (!DecodeHex(hex, &keys->footer_key)) return Status::InvalidArgument("FLOE_SCAN_FOOTER_KEY is not hex");
+    options.decryption = std::move(keys);
+  }
+  FLOE_ASSIGN_OR_RETURN(auto opened, parquet::ParquetFileReader::Open(NewLocalFileIO(), path, options));
   std::shared_ptr<const parquet::ParquetFileReader> file(std::move(opened));
   std::atomic<int> next_row_group{0};
   std::vector<Aggregate> partial(static_cast<size_t>(threads));
