@@ -54,6 +54,37 @@ TEST(BufferTest, FromStringTakesTheBytesWithoutCopying) {
   EXPECT_EQ(b.size(), 1000);
 }
 
+TEST(BufferTest, ALargeFreedBlockIsReusedWithItsPaddingZeroedAgain) {
+  // Blocks of 4 MiB and more are kept when freed and handed to the next
+  // Allocate they fit (up to half as large again), so a scan's chunk
+  // buffers are not faulted in anew for every row group.
+  const int64_t baseline = Buffer::LiveAllocatedBytes();
+  const int64_t big = (int64_t{6} << 20) + 1;
+  const uint8_t* first = nullptr;
+  {
+    auto b = Buffer::Allocate(big);
+    ASSERT_TRUE(b.ok());
+    first = b->data();
+    std::memset(b->mutable_data(), 0xff, static_cast<size_t>(big + 63));  // the data and its padding
+  }
+  EXPECT_EQ(Buffer::LiveAllocatedBytes(), baseline);  // a cached block is not live
+  const int64_t smaller = (int64_t{5} << 20) + 3;
+  auto again = Buffer::Allocate(smaller);
+  ASSERT_TRUE(again.ok());
+  EXPECT_EQ(again->data(), first);
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(again->data()) % 64, 0u);
+  for (int64_t i = smaller; i < (smaller + 63) / 64 * 64; ++i) EXPECT_EQ(again->data()[i], 0) << i;
+  // Live bytes count the whole block it holds, and return when it goes.
+  EXPECT_EQ(Buffer::LiveAllocatedBytes() - baseline, (big + 63) / 64 * 64);
+  again = Buffer();
+  EXPECT_EQ(Buffer::LiveAllocatedBytes(), baseline);
+  // A block more than half as large again as the request is left for
+  // requests nearer its size.
+  auto small = Buffer::Allocate(int64_t{4} << 20);
+  ASSERT_TRUE(small.ok());
+  EXPECT_NE(small->data(), first);
+}
+
 TEST(BufferDeathTest, SliceOutsideAborts) {
   Buffer b = Buffer::CopyOf(std::string_view("abc"));
   EXPECT_DEATH({ (void)b.Slice(2, 2); }, "outside a buffer of 3 bytes");
