@@ -99,6 +99,32 @@ Result<std::string> GcmTag(const std::string& key, const uint8_t* nonce, const s
   return tag;
 }
 
+// Opens nonce (12 bytes) | text | tag (16 bytes) under AES-GCM into `out`
+// (text_size bytes). False when the tag does not match; the callers say
+// what that means for them.
+Result<bool> GcmOpen(std::string_view key, const uint8_t* nonce, size_t text_size, std::string_view aad, uint8_t* out) {
+  const EVP_CIPHER* cipher = GcmCipher(key.size());
+  if (cipher == nullptr) return KeySizeError(key.size());
+  if (text_size > static_cast<size_t>(INT32_MAX) || aad.size() > static_cast<size_t>(INT32_MAX)) {
+    return Status::Unsupported(StrCat("an encrypted module of ", text_size, " bytes"));
+  }
+  const uint8_t* text = nonce + kNonceBytes;
+  void* tag = const_cast<uint8_t*>(text + text_size);  // OpenSSL's API is not const-correct; it only reads
+  CipherContext ctx(EVP_CIPHER_CTX_new());
+  int n = 0;
+  int tail = 0;
+  if (ctx == nullptr || EVP_DecryptInit_ex(ctx.get(), cipher, nullptr, nullptr, nullptr) != 1 ||
+      EVP_CIPHER_CTX_ctrl(ctx.get(), EVP_CTRL_GCM_SET_IVLEN, kNonceBytes, nullptr) != 1 ||
+      EVP_DecryptInit_ex(ctx.get(), nullptr, nullptr, reinterpret_cast<const unsigned char*>(key.data()), nonce) != 1 ||
+      EVP_DecryptUpdate(ctx.get(), nullptr, &n, reinterpret_cast<const unsigned char*>(aad.data()),
+                        static_cast<int>(aad.size())) != 1 ||
+      EVP_DecryptUpdate(ctx.get(), out, &n, text, static_cast<int>(text_size)) != 1 ||
+      EVP_CIPHER_CTX_ctrl(ctx.get(), EVP_CTRL_GCM_SET_TAG, kTagBytes, tag) != 1) {
+    return Status::Internal("OpenSSL AES-GCM decryption failed");
+  }
+  return EVP_DecryptFinal_ex(ctx.get(), out + n, &tail) == 1;
+}
+
 }  // namespace
 
 std::optional<EncryptionAlgorithmFields> FieldsOf(const EncryptionAlgorithm& algorithm) {
@@ -112,33 +138,13 @@ std::optional<EncryptionAlgorithmFields> FieldsOf(const EncryptionAlgorithm& alg
 }
 
 Result<std::string> OpenAesGcmBlob(std::string_view key, std::span<const uint8_t> blob, std::string_view aad) {
-  const EVP_CIPHER* cipher = GcmCipher(key.size());
-  if (cipher == nullptr) return KeySizeError(key.size());
   if (blob.size() < kNonceBytes + kTagBytes) {
     return Status::Corrupt(StrCat("a wrapped key of ", blob.size(), " bytes is shorter than its nonce and tag"));
   }
-  if (blob.size() > static_cast<size_t>(INT32_MAX) || aad.size() > static_cast<size_t>(INT32_MAX)) {
-    return Status::Unsupported(StrCat("a wrapped key of ", blob.size(), " bytes"));
-  }
-  const size_t text_size = blob.size() - kNonceBytes - kTagBytes;
-  const uint8_t* text = blob.data() + kNonceBytes;
-  std::string plain(text_size, '\0');
-  CipherContext ctx(EVP_CIPHER_CTX_new());
-  int n = 0;
-  int tail = 0;
-  auto* out = reinterpret_cast<unsigned char*>(plain.data());
-  void* tag = const_cast<uint8_t*>(text + text_size);  // OpenSSL's API is not const-correct; it only reads
-  if (ctx == nullptr || EVP_DecryptInit_ex(ctx.get(), cipher, nullptr, nullptr, nullptr) != 1 ||
-      EVP_CIPHER_CTX_ctrl(ctx.get(), EVP_CTRL_GCM_SET_IVLEN, kNonceBytes, nullptr) != 1 ||
-      EVP_DecryptInit_ex(ctx.get(), nullptr, nullptr, reinterpret_cast<const unsigned char*>(key.data()),
-                         blob.data()) != 1 ||
-      EVP_DecryptUpdate(ctx.get(), nullptr, &n, reinterpret_cast<const unsigned char*>(aad.data()),
-                        static_cast<int>(aad.size())) != 1 ||
-      EVP_DecryptUpdate(ctx.get(), out, &n, text, static_cast<int>(text_size)) != 1 ||
-      EVP_CIPHER_CTX_ctrl(ctx.get(), EVP_CTRL_GCM_SET_TAG, kTagBytes, tag) != 1) {
-    return Status::Internal("OpenSSL AES-GCM decryption failed");
-  }
-  if (EVP_DecryptFinal_ex(ctx.get(), out + n, &tail) != 1) {
+  std::string plain(blob.size() - kNonceBytes - kTagBytes, '\0');
+  FLOE_ASSIGN_OR_RETURN(const bool opened,
+                        GcmOpen(key, blob.data(), plain.size(), aad, reinterpret_cast<uint8_t*>(plain.data())));
+  if (!opened) {
     return Status::PermissionDenied("a wrapped key's authentication tag does not match: a wrong wrapping key");
   }
   return plain;
@@ -183,37 +189,26 @@ Result<Buffer> ModuleDecryptor::Decrypt(ModuleType type, std::span<const uint8_t
     return Status::Unsupported(StrCat("encrypted module of ", text_size, " bytes"));
   }
   FLOE_ASSIGN_OR_RETURN(Buffer plain, Buffer::Allocate(static_cast<int64_t>(text_size)));
-  CipherContext ctx(EVP_CIPHER_CTX_new());
-  if (ctx == nullptr) return Status::Internal("OpenSSL: no cipher context");
-  int n = 0;
-  int tail = 0;
   if (ctr) {
+    CipherContext ctx(EVP_CIPHER_CTX_new());
+    int n = 0;
+    int tail = 0;
     const EVP_CIPHER* cipher = CtrCipher(key_.size());
     if (cipher == nullptr) return KeySizeError(key_.size());
     // spec 4.2.2: the IV is the nonce and a 4-byte counter starting at 1.
     unsigned char iv[16] = {};
     std::memcpy(iv, nonce, kNonceBytes);
     iv[15] = 1;
-    if (EVP_DecryptInit_ex(ctx.get(), cipher, nullptr, Bytes(key_), iv) != 1 ||
+    if (ctx == nullptr || EVP_DecryptInit_ex(ctx.get(), cipher, nullptr, Bytes(key_), iv) != 1 ||
         EVP_DecryptUpdate(ctx.get(), plain.mutable_data(), &n, text, static_cast<int>(text_size)) != 1 ||
         EVP_DecryptFinal_ex(ctx.get(), plain.mutable_data() + n, &tail) != 1) {
       return Status::Internal("OpenSSL AES-CTR decryption failed");
     }
     return plain;
   }
-  const EVP_CIPHER* cipher = GcmCipher(key_.size());
-  if (cipher == nullptr) return KeySizeError(key_.size());
-  const std::string aad = Aad(type, page_ordinal);
-  void* tag = const_cast<uint8_t*>(text + text_size);  // OpenSSL's API is not const-correct; it only reads
-  if (EVP_DecryptInit_ex(ctx.get(), cipher, nullptr, nullptr, nullptr) != 1 ||
-      EVP_CIPHER_CTX_ctrl(ctx.get(), EVP_CTRL_GCM_SET_IVLEN, kNonceBytes, nullptr) != 1 ||
-      EVP_DecryptInit_ex(ctx.get(), nullptr, nullptr, Bytes(key_), nonce) != 1 ||
-      EVP_DecryptUpdate(ctx.get(), nullptr, &n, Bytes(aad), static_cast<int>(aad.size())) != 1 ||
-      EVP_DecryptUpdate(ctx.get(), plain.mutable_data(), &n, text, static_cast<int>(text_size)) != 1 ||
-      EVP_CIPHER_CTX_ctrl(ctx.get(), EVP_CTRL_GCM_SET_TAG, kTagBytes, tag) != 1) {
-    return Status::Internal("OpenSSL AES-GCM decryption failed");
-  }
-  if (EVP_DecryptFinal_ex(ctx.get(), plain.mutable_data() + n, &tail) != 1) {
+  FLOE_ASSIGN_OR_RETURN(const bool opened,
+                        GcmOpen(key_, nonce, text_size, Aad(type, page_ordinal), plain.mutable_data()));
+  if (!opened) {
     return Status::PermissionDenied(
         "the authentication tag does not match: a wrong key or AAD prefix, or altered bytes");
   }
@@ -336,8 +331,8 @@ ModuleEncryptor::ModuleEncryptor(ModuleEncryptor&&) noexcept = default;
 ModuleEncryptor& ModuleEncryptor::operator=(ModuleEncryptor&&) noexcept = default;
 ModuleEncryptor::~ModuleEncryptor() = default;
 
-Result<ModuleEncryptor> ModuleEncryptor::Make(std::string key, std::string file_aad, bool ctr_pages,
-                                              int16_t row_group, int16_t column) {
+Result<ModuleEncryptor> ModuleEncryptor::Make(std::string key, std::string file_aad, bool ctr_pages, int16_t row_group,
+                                              int16_t column) {
   const EVP_CIPHER* gcm = GcmCipher(key.size());
   if (gcm == nullptr) return KeySizeError(key.size());
   auto cipher = std::make_unique<Cipher>();
@@ -424,9 +419,8 @@ Result<std::string> ModuleEncryptor::SignFooter(std::span<const uint8_t> footer)
   if (RAND_bytes(reinterpret_cast<unsigned char*>(signature.data()), static_cast<int>(kNonceBytes)) != 1) {
     return Status::Internal("OpenSSL: no random nonce");
   }
-  FLOE_ASSIGN_OR_RETURN(const std::string tag,
-                        GcmTag(key_, reinterpret_cast<const uint8_t*>(signature.data()),
-                               ModuleAad(file_aad_, ModuleType::kFooter, 0, 0, 0), footer));
+  FLOE_ASSIGN_OR_RETURN(const std::string tag, GcmTag(key_, reinterpret_cast<const uint8_t*>(signature.data()),
+                                                      ModuleAad(file_aad_, ModuleType::kFooter, 0, 0, 0), footer));
   return signature + tag;
 }
 
