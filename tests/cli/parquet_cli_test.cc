@@ -402,6 +402,12 @@ TEST(ParquetCliTest, RewritePageBytesCutsMorePages) {
   EXPECT_EQ(CountPages(dir.Join("big.parquet"), 2), 1);
   EXPECT_GE(CountPages(dir.Join("small.parquet"), 2), 20000 / 1024);
   EXPECT_GT(CountPages(dir.Join("small.parquet"), 0), CountPages(dir.Join("big.parquet"), 0));
+  // --page-rows cuts pages by rows whatever their bytes: 20,000 rows in
+  // pages of at most 3,000 are 7 pages.
+  auto by_rows = RunFloe(
+      {"parquet", "rewrite", in, dir.Join("rows.parquet"), "--dictionary", "off", "--page-rows", "3000"}, kCleanEnv);
+  ASSERT_EQ(by_rows.exit_code, 0) << by_rows.err;
+  EXPECT_EQ(CountPages(dir.Join("rows.parquet"), 2), 7);
 }
 
 TEST(ParquetCliTest, EncryptedFilesReadWithKeysAndMetaSaysHowTheyAreEncrypted) {
@@ -530,6 +536,69 @@ TEST(ParquetCliTest, RewriteEncryptsAndOnlyTheKeysReadItBack) {
   EXPECT_NE(unknown_column.err.find("'strnig_col', which is no leaf column"), std::string::npos)
       << unknown_column.err;
   EXPECT_FALSE(std::filesystem::exists(never));
+}
+
+TEST(ParquetCliTest, RewriteEncryptsWithKeyToolsAndTheMasterKeysReadItBack) {
+  testing::TempDir dir;
+  const std::string in = std::string(FLOE_SHARED_DIR) + "/fixtures/parquet-testing/data/alltypes_plain.parquet";
+  const std::string kf = "kf=000102030405060708090a0b0c0d0e0f";
+  const std::string kc = "kc=101112131415161718191a1b1c1d1e1f";
+  auto original = RunFloe({"parquet", "cat", in, "--format", "csv"}, kCleanEnv);
+  ASSERT_EQ(original.exit_code, 0) << original.err;
+
+  for (const bool external : {false, true}) {
+    SCOPED_TRACE(external ? "external key material" : "internal key material");
+    const std::string out = dir.Join(external ? "external.parquet" : "internal.parquet");
+    std::vector<std::string> rewrite = {"parquet", "rewrite", in, out, "--master-key", kf, "--master-key", kc,
+                                        "--encrypt-footer-master-key", "kf", "--encrypt-column-master-keys",
+                                        "kc:string_col,date_string_col", "--data-key-bits", "256"};
+    if (external) rewrite.push_back("--external-key-material");
+    auto written = RunFloe(rewrite, kCleanEnv);
+    ASSERT_EQ(written.exit_code, 0) << written.err;
+    EXPECT_EQ(std::filesystem::exists(dir.Join(StrCat("_KEY_MATERIAL_FOR_", external ? "external" : "internal",
+                                                      ".parquet.json"))),
+              external);
+
+    auto back = RunFloe({"parquet", "cat", out, "--format", "csv", "--master-key", kf, "--master-key", kc}, kCleanEnv);
+    ASSERT_EQ(back.exit_code, 0) << back.err;
+    EXPECT_EQ(back.out, original.out);
+    // The footer's master key alone opens the file and the footer-key
+    // columns, not the columns under kc.
+    auto ids = RunFloe(
+        {"parquet", "cat", out, "--format", "csv", "--columns", "id", "--limit", "2", "--master-key", kf}, kCleanEnv);
+    ASSERT_EQ(ids.exit_code, 0) << ids.err;
+    EXPECT_EQ(ids.out, "id\n4\n5\n");
+    auto strings =
+        RunFloe({"parquet", "cat", out, "--format", "csv", "--columns", "string_col", "--master-key", kf}, kCleanEnv);
+    EXPECT_NE(strings.exit_code, 0);
+    EXPECT_NE(strings.err.find("no master key 'kc'"), std::string::npos) << strings.err;
+  }
+
+  // Without the master key, with raw keys as well, or with a malformed
+  // column list: refused, and nothing written.
+  const std::string never = dir.Join("never.parquet");
+  auto no_master =
+      RunFloe({"parquet", "rewrite", in, never, "--master-key", kf, "--encrypt-footer-master-key", "kx"}, kCleanEnv);
+  EXPECT_NE(no_master.exit_code, 0);
+  EXPECT_NE(no_master.err.find("no master key 'kx'"), std::string::npos) << no_master.err;
+  auto both = RunFloe({"parquet", "rewrite", in, never, "--master-key", kf, "--encrypt-footer-master-key", "kf",
+                       "--encrypt-footer-key", "000102030405060708090a0b0c0d0e0f"},
+                      kCleanEnv);
+  EXPECT_NE(both.exit_code, 0);
+  EXPECT_NE(both.err.find("cannot be given with it"), std::string::npos) << both.err;
+  auto malformed = RunFloe({"parquet", "rewrite", in, never, "--master-key", kf, "--encrypt-footer-master-key", "kf",
+                            "--encrypt-column-master-keys", "string_col"},
+                           kCleanEnv);
+  EXPECT_NE(malformed.exit_code, 0);
+  EXPECT_NE(malformed.err.find("takes ID:COLUMN"), std::string::npos) << malformed.err;
+  auto unknown_column = RunFloe({"parquet", "rewrite", in, never, "--master-key", kf, "--external-key-material",
+                                 "--encrypt-footer-master-key", "kf", "--encrypt-column-master-keys", "kf:strnig_col"},
+                                kCleanEnv);
+  EXPECT_NE(unknown_column.exit_code, 0);
+  EXPECT_NE(unknown_column.err.find("'strnig_col', which is no leaf column"), std::string::npos)
+      << unknown_column.err;
+  EXPECT_FALSE(std::filesystem::exists(never));
+  EXPECT_FALSE(std::filesystem::exists(dir.Join("_KEY_MATERIAL_FOR_never.parquet.json")));
 }
 
 }  // namespace

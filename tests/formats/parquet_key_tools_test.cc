@@ -1,17 +1,21 @@
-// parquet's key tools (key_tools.h, decision 0067): parquet-mr's file with
-// external, double-wrapped key material decrypts through a LocalKms holding
-// parquet-testing's master keys; files floe writes with internal key
-// material, single- and double-wrapped, decrypt the same way; and each
-// failure (a master key the KMS lacks, a missing key material file, a plain
-// key id, an altered wrapped key) is a clear error.
+// parquet's key tools (key_tools.h, decisions 0067 and 0069): parquet-mr's
+// file with external, double-wrapped key material decrypts through a
+// LocalKms holding parquet-testing's master keys; files with internal key
+// material, single- and double-wrapped, decrypt the same way; files whose
+// keys MakeKeyToolsFileKeys made, with material shaped as parquet-mr's,
+// decrypt through the KMS; and each failure (a master key the KMS lacks, a
+// missing key material file, a plain key id, an altered wrapped key, bad
+// options) is a clear error.
 
 #include <gtest/gtest.h>
 #include <openssl/evp.h>
 #include <openssl/rand.h>
+#include <simdjson.h>
 
 #include <atomic>
 #include <filesystem>
 #include <memory>
+#include <set>
 
 #include "floe/base/base64.h"
 #include "floe/formats/parquet/file_writer.h"
@@ -33,10 +37,15 @@ std::map<std::string, std::string, std::less<>> MasterKeys() {
   return {{"kf", "0123456789012345"}, {"kc1", "1234567890123450"}, {"kc2", "1234567890123451"}};
 }
 
-// A LocalKms that counts its calls per master key.
+// A LocalKms that counts its unwrap and wrap calls per master key.
 class CountingKms : public KmsClient {
  public:
   explicit CountingKms(std::map<std::string, std::string, std::less<>> keys) : kms_(std::move(keys)) {}
+  Result<std::string> WrapKey(std::string_view key, std::string_view master_key_id) override {
+    std::lock_guard<std::mutex> lock(mutex_);
+    ++wraps_[std::string(master_key_id)];
+    return kms_.WrapKey(key, master_key_id);
+  }
   Result<std::string> UnwrapKey(std::string_view wrapped_key, std::string_view master_key_id) override {
     std::lock_guard<std::mutex> lock(mutex_);
     ++calls_[std::string(master_key_id)];
@@ -46,11 +55,16 @@ class CountingKms : public KmsClient {
     std::lock_guard<std::mutex> lock(mutex_);
     return calls_;
   }
+  std::map<std::string, int> wraps() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return wraps_;
+  }
 
  private:
   LocalKms kms_;
   std::mutex mutex_;
   std::map<std::string, int> calls_;
+  std::map<std::string, int> wraps_;
 };
 
 Result<std::vector<RecordBatch>> ReadWith(const std::string& path, std::shared_ptr<KmsClient> kms) {
@@ -190,6 +204,206 @@ TEST(ParquetKeyToolsTest, InternalKeyMaterialSingleAndDoubleWrappedDecrypts) {
   ASSERT_TRUE(testing::WriteFile(altered, schema, {batch}, options).ok());
   auto refused = ReadWith(altered, std::make_shared<LocalKms>(masters));
   EXPECT_EQ(refused.status().code(), StatusCode::kPermissionDenied) << refused.status().ToString();
+}
+
+// The member names of the JSON object `text`.
+std::set<std::string> MemberNames(std::string_view text) {
+  simdjson::dom::parser parser;
+  simdjson::dom::object object;
+  EXPECT_EQ(parser.parse(simdjson::padded_string(text)).get_object().get(object), simdjson::SUCCESS) << text;
+  std::set<std::string> names;
+  for (const auto field : object) names.emplace(field.key);
+  return names;
+}
+
+// Members of the side file, each a JSON object held as a string.
+std::map<std::string, std::string> SideFileEntries(std::string_view text) {
+  simdjson::dom::parser parser;
+  simdjson::dom::object object;
+  EXPECT_EQ(parser.parse(simdjson::padded_string(text)).get_object().get(object), simdjson::SUCCESS) << text;
+  std::map<std::string, std::string> entries;
+  for (const auto field : object) {
+    std::string_view value;
+    EXPECT_EQ(field.value.get_string().get(value), simdjson::SUCCESS);
+    entries.emplace(std::string(field.key), std::string(value));
+  }
+  return entries;
+}
+
+std::string FileText(const std::string& path) {
+  auto bytes = NewLocalFileIO()->ReadAll(path);
+  EXPECT_TRUE(bytes.ok()) << bytes.status().ToString();
+  return bytes.ok() ? std::string(reinterpret_cast<const char*>(bytes->data()), bytes->size()) : "";
+}
+
+struct KeyToolsFile {
+  std::shared_ptr<const Schema> schema = testing::MakeSchema(
+      {Field("id", DataType::Int64(), false), Field("secret", DataType::Utf8()), Field("note", DataType::Utf8())});
+  RecordBatch batch = MakeBatch(*this);
+
+  static RecordBatch MakeBatch(const KeyToolsFile& f) {
+    std::vector<std::optional<int64_t>> ids;
+    std::vector<std::optional<std::string>> secrets;
+    std::vector<std::optional<std::string>> notes;
+    for (int64_t i = 0; i < 300; ++i) {
+      ids.push_back(i);
+      secrets.push_back(StrCat("secret-", i * 3));
+      notes.push_back(i % 5 == 0 ? std::nullopt : std::optional<std::string>(StrCat("note ", i)));
+    }
+    return testing::Batch(f.schema, {testing::Int64s(ids), testing::Strings(secrets), testing::Strings(notes)});
+  }
+
+  // Writes the file at `path` with keys made through `kms`, the side file
+  // too, and checks that it reads back to the batch through `kms`.
+  void WriteAndReadBack(const std::string& path, CountingKms& kms, const KeyToolsOptions& options) {
+    auto keys = MakeKeyToolsFileKeys(kms, options);
+    ASSERT_TRUE(keys.ok()) << keys.status().ToString();
+    auto io = NewLocalFileIO();
+    ASSERT_TRUE(WriteExternalKeyMaterial(*io, path, *keys).ok());
+    WriterOptions writer_options;
+    writer_options.encryption = keys->properties;
+    ASSERT_TRUE(testing::WriteFile(path, schema, {batch}, writer_options).ok());
+
+    auto read = ReadWith(path, std::shared_ptr<KmsClient>(&kms, [](KmsClient*) {}));
+    ASSERT_TRUE(read.ok()) << read.status().ToString();
+    int64_t rows = 0;
+    for (const RecordBatch& b : *read) {
+      for (int64_t r = 0; r < b.num_rows(); ++r, ++rows) {
+        EXPECT_EQ(b.column(0).Values<int64_t>()[r], rows);
+        EXPECT_EQ(b.column(1).GetString(r), StrCat("secret-", rows * 3));
+        EXPECT_EQ(b.column(2).IsNull(r), rows % 5 == 0);
+      }
+    }
+    EXPECT_EQ(rows, 300);
+  }
+};
+
+TEST(ParquetKeyToolsTest, FilesWrittenWithKeyToolsKeysDecryptThroughTheKms) {
+  floe::testing::TempDir dir;
+  KeyToolsFile file;
+  KeyToolsOptions options;
+  options.footer_master_key_id = "kf";
+  options.column_master_key_ids = {{"secret", "kc1"}, {"note", "kc1"}};  // "id" takes the footer key
+  for (const bool internal : {true, false}) {
+    for (const bool double_wrapping : {true, false}) {
+      SCOPED_TRACE(StrCat(internal ? "internal" : "external", double_wrapping ? ", double" : ", single"));
+      options.internal_key_material = internal;
+      options.double_wrapping = double_wrapping;
+      CountingKms kms(MasterKeys());
+      const std::string path = dir.Join(StrCat("f", internal, double_wrapping, ".parquet"));
+      file.WriteAndReadBack(path, kms, options);
+      EXPECT_EQ(std::filesystem::exists(ExternalKeyMaterialPath(path)), !internal);
+      // Double wrapping sends the KMS one key-encryption key per master key;
+      // single wrapping each data key, the two columns' included.
+      const std::map<std::string, int> per_key = double_wrapping ? std::map<std::string, int>{{"kc1", 1}, {"kf", 1}}
+                                                                 : std::map<std::string, int>{{"kc1", 2}, {"kf", 1}};
+      EXPECT_EQ(kms.wraps(), per_key);
+      EXPECT_EQ(kms.calls(), per_key);
+    }
+  }
+  // AES-256 data and key-encryption keys read back the same way.
+  options.data_key_bytes = 32;
+  options.key_encryption_key_bytes = 32;
+  CountingKms kms(MasterKeys());
+  file.WriteAndReadBack(dir.Join("aes256.parquet"), kms, options);
+}
+
+TEST(ParquetKeyToolsTest, KeyMaterialIsShapedAsParquetMrsAndItsMasterKeysMatter) {
+  floe::testing::TempDir dir;
+  KeyToolsFile file;
+  KeyToolsOptions options;
+  options.footer_master_key_id = "kf";
+  options.column_master_key_ids = {{"secret", "kc1"}, {"note", "kc2"}};
+  options.internal_key_material = false;
+  CountingKms kms(MasterKeys());
+  const std::string path = dir.Join("shaped.parquet");
+  file.WriteAndReadBack(path, kms, options);
+
+  // The side file has parquet-mr's references, and each entry the members
+  // of the entry of the same kind in parquet-mr's own side file.
+  const auto ours = SideFileEntries(FileText(ExternalKeyMaterialPath(path)));
+  const auto theirs = SideFileEntries(FileText(ExternalKeyMaterialPath(kExternalFile)));
+  ASSERT_EQ(ours.size(), 3u);
+  for (const auto& [reference, material] : theirs) {
+    ASSERT_TRUE(ours.contains(reference)) << reference;
+    EXPECT_EQ(MemberNames(ours.at(reference)), MemberNames(material)) << reference;
+  }
+  // Wrapped keys of 16-byte keys are as long as parquet-mr's, in the
+  // standard base64 alphabet with padding that Java's decoder takes.
+  const auto wrapped_dek = [](const std::string& material) {
+    const size_t at = material.find(R"("wrappedDEK":")") + 14;
+    return material.substr(at, material.find('"', at) - at);
+  };
+  EXPECT_EQ(wrapped_dek(ours.at("footerKey")).size(), wrapped_dek(theirs.at("footerKey")).size());
+  EXPECT_EQ(wrapped_dek(ours.at("footerKey")).back(), '=');
+  EXPECT_EQ(wrapped_dek(ours.at("columnKey0")).find_first_of("-_"), std::string::npos);
+
+  // Without kc2 the footer and "secret" still read; "note" does not.
+  auto without_kc2 = MasterKeys();
+  without_kc2.erase("kc2");
+  auto refused = ReadWith(path, std::make_shared<LocalKms>(without_kc2));
+  EXPECT_EQ(refused.status().code(), StatusCode::kPermissionDenied) << refused.status().ToString();
+  EXPECT_NE(refused.status().message().find("no master key 'kc2'"), std::string::npos) << refused.status().ToString();
+  // Other master keys under the same ids open nothing.
+  auto other = MasterKeys();
+  other["kf"][3] ^= 1;
+  EXPECT_EQ(ReadWith(path, std::make_shared<LocalKms>(other)).status().code(), StatusCode::kPermissionDenied);
+}
+
+TEST(ParquetKeyToolsTest, OlderParquetMrsBooleansAsStringsRead) {
+  // Older parquet-mr kept key material in a map of strings:
+  // "internalStorage":"true", "doubleWrapping":"false".
+  floe::testing::TempDir dir;
+  KeyToolsFile file;
+  KeyToolsOptions options;
+  options.footer_master_key_id = "kf";
+  options.double_wrapping = false;
+  LocalKms kms(MasterKeys());
+  auto keys = MakeKeyToolsFileKeys(kms, options);
+  ASSERT_TRUE(keys.ok()) << keys.status().ToString();
+  std::string& material = *keys->properties.footer_key_metadata;
+  for (const std::string_view member : {"internalStorage", "isFooterKey", "doubleWrapping"}) {
+    for (const std::string_view value : {"true", "false"}) {
+      const std::string plain = StrCat("\"", member, "\":", value);
+      if (const size_t at = material.find(plain); at != std::string::npos) {
+        material.replace(at, plain.size(), StrCat("\"", member, "\":\"", value, "\""));
+      }
+    }
+  }
+  EXPECT_NE(material.find(R"("internalStorage":"true")"), std::string::npos) << material;
+  EXPECT_NE(material.find(R"("doubleWrapping":"false")"), std::string::npos) << material;
+  WriterOptions writer_options;
+  writer_options.encryption = keys->properties;
+  const std::string path = dir.Join("strings.parquet");
+  ASSERT_TRUE(testing::WriteFile(path, file.schema, {file.batch}, writer_options).ok());
+  auto read = ReadWith(path, std::make_shared<LocalKms>(MasterKeys()));
+  ASSERT_TRUE(read.ok()) << read.status().ToString();
+}
+
+TEST(ParquetKeyToolsTest, BadKeyToolsOptionsAndUnknownMasterKeysAreRefusedBeforeWriting) {
+  LocalKms kms(MasterKeys());
+  const auto refused = [&kms](const KeyToolsOptions& options, EncryptionProperties base = {}) {
+    return MakeKeyToolsFileKeys(kms, options, std::move(base)).status();
+  };
+  KeyToolsOptions options;
+  EXPECT_EQ(refused(options).code(), StatusCode::kInvalidArgument);  // no footer master key
+  options.footer_master_key_id = "kf";
+  options.data_key_bytes = 20;
+  const Status odd_length = refused(options);
+  EXPECT_EQ(odd_length.code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(odd_length.message().find("a data key of 20 bytes"), std::string::npos) << odd_length.ToString();
+  options.data_key_bytes = 16;
+  options.column_master_key_ids = {{"secret", ""}};
+  EXPECT_EQ(refused(options).code(), StatusCode::kInvalidArgument);
+  options.column_master_key_ids = {{"secret", "no-such-key"}};
+  const Status unknown = refused(options);
+  EXPECT_EQ(unknown.code(), StatusCode::kPermissionDenied);
+  EXPECT_NE(unknown.message().find("no master key 'no-such-key'"), std::string::npos) << unknown.ToString();
+  options.column_master_key_ids.clear();
+  EncryptionProperties with_key;
+  with_key.footer_key = std::string(16, 'k');
+  EXPECT_EQ(refused(options, with_key).code(), StatusCode::kInvalidArgument);
+  EXPECT_TRUE(refused(options).ok());
 }
 
 }  // namespace

@@ -4,30 +4,43 @@
 
 namespace floe {
 
-std::string Base64UrlEncode(std::string_view bytes) {
-  static constexpr char kAlphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+namespace {
+
+std::string Encode(std::string_view bytes, const char (&alphabet)[65], bool pad) {
   std::string out;
   out.reserve((bytes.size() + 2) / 3 * 4);
   size_t i = 0;
   auto byte = [&](size_t k) { return static_cast<uint32_t>(static_cast<unsigned char>(bytes[k])); };
   for (; i + 2 < bytes.size(); i += 3) {
     const uint32_t v = byte(i) << 16 | byte(i + 1) << 8 | byte(i + 2);
-    out += kAlphabet[v >> 18 & 63];
-    out += kAlphabet[v >> 12 & 63];
-    out += kAlphabet[v >> 6 & 63];
-    out += kAlphabet[v & 63];
+    out += alphabet[v >> 18 & 63];
+    out += alphabet[v >> 12 & 63];
+    out += alphabet[v >> 6 & 63];
+    out += alphabet[v & 63];
   }
   if (i + 1 == bytes.size()) {
     const uint32_t v = byte(i) << 16;
-    out += kAlphabet[v >> 18 & 63];
-    out += kAlphabet[v >> 12 & 63];
+    out += alphabet[v >> 18 & 63];
+    out += alphabet[v >> 12 & 63];
+    if (pad) out += "==";
   } else if (i + 2 == bytes.size()) {
     const uint32_t v = byte(i) << 16 | byte(i + 1) << 8;
-    out += kAlphabet[v >> 18 & 63];
-    out += kAlphabet[v >> 12 & 63];
-    out += kAlphabet[v >> 6 & 63];
+    out += alphabet[v >> 18 & 63];
+    out += alphabet[v >> 12 & 63];
+    out += alphabet[v >> 6 & 63];
+    if (pad) out += '=';
   }
   return out;
+}
+
+}  // namespace
+
+std::string Base64UrlEncode(std::string_view bytes) {
+  return Encode(bytes, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_", false);
+}
+
+std::string Base64Encode(std::string_view bytes) {
+  return Encode(bytes, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/", true);
 }
 
 Result<std::string> Base64Decode(std::string_view text) {

@@ -64,7 +64,18 @@ void AddKeyOptions(CLI::App* command, KeyArgs* keys) {
   command->add_option("--aad-prefix", keys->aad_prefix, "Encrypted files: the AAD prefix the file does not store");
   command->add_option("--master-key", keys->master_keys,
                       "Encrypted files whose keys parquet's key tools wrapped: a KMS master key, as ID=HEX "
-                      "(repeatable)");
+                      "(repeatable); rewrite's --encrypt-footer-master-key wraps the output's keys with them too");
+}
+
+// A KMS holding the --master-key keys; null without any.
+Result<std::shared_ptr<parquet::LocalKms>> LocalKmsFromArgs(const KeyArgs& key_args) {
+  if (key_args.master_keys.empty()) return std::shared_ptr<parquet::LocalKms>();
+  std::map<std::string, std::string, std::less<>> master_keys;
+  for (const std::string& arg : key_args.master_keys) {
+    FLOE_ASSIGN_OR_RETURN(auto master_key, NamedKeyFromArg(arg, "--master-key", "ID"));
+    master_keys[master_key.first] = std::move(master_key.second);
+  }
+  return std::make_shared<parquet::LocalKms>(std::move(master_keys));
 }
 
 Result<std::unique_ptr<ParquetFileReader>> OpenParquet(CommandContext& ctx, const std::string& path,
@@ -82,15 +93,8 @@ Result<std::unique_ptr<ParquetFileReader>> OpenParquet(CommandContext& ctx, cons
       keys->column_keys[column_key.first] = std::move(column_key.second);
     }
     keys->aad_prefix = key_args.aad_prefix;
-    if (!key_args.master_keys.empty()) {
-      std::map<std::string, std::string, std::less<>> master_keys;
-      for (const std::string& arg : key_args.master_keys) {
-        FLOE_ASSIGN_OR_RETURN(auto master_key, NamedKeyFromArg(arg, "--master-key", "ID"));
-        master_keys[master_key.first] = std::move(master_key.second);
-      }
-      keys->key_retriever =
-          parquet::MakeKeyToolsRetriever(std::make_shared<parquet::LocalKms>(std::move(master_keys)), io, path);
-    }
+    FLOE_ASSIGN_OR_RETURN(std::shared_ptr<parquet::LocalKms> kms, LocalKmsFromArgs(key_args));
+    if (kms) keys->key_retriever = parquet::MakeKeyToolsRetriever(std::move(kms), io, path);
     options.decryption = std::move(keys);
   }
   return ParquetFileReader::Open(io, path, std::move(options));
@@ -324,6 +328,7 @@ struct RewriteArgs {
   std::optional<int64_t> row_group_rows;
   std::optional<int64_t> row_group_bytes;
   std::optional<int64_t> page_bytes;
+  std::optional<int64_t> page_rows;
   bool page_index = true;
   std::string bloom;  // comma-separated leaf column paths
   std::string boolean_encoding = "plain";
@@ -336,21 +341,65 @@ struct RewriteArgs {
   std::string encryption_algorithm = "AES_GCM_V1";
   std::optional<std::string> encrypt_aad_prefix;
   bool store_aad_prefix = true;
+  // Encrypting the output with keys wrapped by KMS master keys (key tools).
+  std::string encrypt_footer_master_key;   // master key id
+  std::string encrypt_column_master_keys;  // ID:a,b;ID2:c
+  bool single_wrapping = false;
+  bool external_key_material = false;
+  int data_key_bits = 128;
 };
+
+// parquet.encryption.column.keys's syntax: "ID:a,b;ID2:c" -> a:ID, b:ID, c:ID2.
+Result<std::map<std::string, std::string>> ColumnMasterKeysFromArg(std::string_view arg) {
+  std::map<std::string, std::string> out;
+  for (const std::string_view entry : Split(arg, ';')) {
+    if (Trim(entry).empty()) continue;
+    const size_t colon = entry.find(':');
+    const std::string_view id = Trim(entry.substr(0, colon == std::string_view::npos ? 0 : colon));
+    if (colon == std::string_view::npos || id.empty()) {
+      return Status::InvalidArgument(StrCat("--encrypt-column-master-keys takes ID:COLUMN,COLUMN;ID:COLUMN,..., not ",
+                                            Quote(entry)));
+    }
+    for (const std::string_view column : Split(entry.substr(colon + 1), ',')) {
+      const std::string path(Trim(column));
+      if (path.empty()) continue;
+      if (!out.emplace(path, std::string(id)).second) {
+        return Status::InvalidArgument(
+            StrCat("--encrypt-column-master-keys names column ", Quote(path), " more than once"));
+      }
+    }
+  }
+  return out;
+}
 
 // The output's encryption from the --encrypt* options; nullopt without
 // --encrypt-footer-key (InvalidArgument when other encryption options are
 // given then).
-Result<std::optional<parquet::EncryptionProperties>> EncryptionFromArgs(const RewriteArgs& args) {
-  if (args.encrypt_footer_key.empty()) {
+Result<std::optional<parquet::KeyToolsFileKeys>> EncryptionFromArgs(const RewriteArgs& args) {
+  const bool key_tools = !args.encrypt_footer_master_key.empty();
+  const bool key_tools_options = !args.encrypt_column_master_keys.empty() || args.single_wrapping ||
+                                 args.external_key_material || args.data_key_bits != 128;
+  if (key_tools && (!args.encrypt_footer_key.empty() || !args.encrypt_column_keys.empty())) {
+    return Status::InvalidArgument(
+        "--encrypt-footer-master-key makes the output's keys; --encrypt-footer-key and --encrypt-column-key "
+        "cannot be given with it");
+  }
+  if (!key_tools && key_tools_options) {
+    return Status::InvalidArgument(
+        "--encrypt-column-master-keys, --single-wrapping, --external-key-material and --data-key-bits need "
+        "--encrypt-footer-master-key");
+  }
+  if (args.encrypt_footer_key.empty() && !key_tools) {
     if (!args.encrypt_column_keys.empty() || !args.plaintext_columns.empty() || args.plaintext_footer ||
         args.encrypt_aad_prefix || !args.store_aad_prefix || args.encryption_algorithm != "AES_GCM_V1") {
-      return Status::InvalidArgument("encryption options need --encrypt-footer-key");
+      return Status::InvalidArgument("encryption options need --encrypt-footer-key or --encrypt-footer-master-key");
     }
-    return std::optional<parquet::EncryptionProperties>();
+    return std::optional<parquet::KeyToolsFileKeys>();
   }
   parquet::EncryptionProperties e;
-  FLOE_ASSIGN_OR_RETURN(e.footer_key, KeyFromHex(args.encrypt_footer_key, "--encrypt-footer-key"));
+  if (!key_tools) {
+    FLOE_ASSIGN_OR_RETURN(e.footer_key, KeyFromHex(args.encrypt_footer_key, "--encrypt-footer-key"));
+  }
   for (const std::string& arg : args.encrypt_column_keys) {
     FLOE_ASSIGN_OR_RETURN(auto column_key, NamedKeyFromArg(arg, "--encrypt-column-key", "PATH"));
     e.column_keys[column_key.first].key = std::move(column_key.second);
@@ -368,7 +417,24 @@ Result<std::optional<parquet::EncryptionProperties>> EncryptionFromArgs(const Re
   e.ctr_pages = args.encryption_algorithm == "AES_GCM_CTR_V1";
   e.aad_prefix = args.encrypt_aad_prefix;
   e.store_aad_prefix = args.store_aad_prefix;
-  return std::optional<parquet::EncryptionProperties>(std::move(e));
+  if (key_tools) {
+    parquet::KeyToolsOptions options;
+    options.footer_master_key_id = args.encrypt_footer_master_key;
+    FLOE_ASSIGN_OR_RETURN(options.column_master_key_ids, ColumnMasterKeysFromArg(args.encrypt_column_master_keys));
+    options.double_wrapping = !args.single_wrapping;
+    options.internal_key_material = !args.external_key_material;
+    if (args.data_key_bits != 128 && args.data_key_bits != 192 && args.data_key_bits != 256) {
+      return Status::InvalidArgument(StrCat("--data-key-bits takes 128, 192 or 256, not ", args.data_key_bits));
+    }
+    options.data_key_bytes = args.data_key_bits / 8;
+    FLOE_ASSIGN_OR_RETURN(std::shared_ptr<parquet::LocalKms> kms, LocalKmsFromArgs(args.keys));
+    if (!kms) {
+      return Status::InvalidArgument("--encrypt-footer-master-key needs the master keys, as --master-key ID=HEX");
+    }
+    FLOE_ASSIGN_OR_RETURN(parquet::KeyToolsFileKeys keys, parquet::MakeKeyToolsFileKeys(*kms, options, std::move(e)));
+    return std::optional<parquet::KeyToolsFileKeys>(std::move(keys));
+  }
+  return std::optional<parquet::KeyToolsFileKeys>(parquet::KeyToolsFileKeys{std::move(e), ""});
 }
 
 Status Rewrite(CommandContext& ctx, const RewriteArgs& args) {
@@ -384,6 +450,7 @@ Status Rewrite(CommandContext& ctx, const RewriteArgs& args) {
   if (args.row_group_rows) options.row_group_rows = *args.row_group_rows;
   if (args.row_group_bytes) options.row_group_bytes = *args.row_group_bytes;
   if (args.page_bytes) options.page_bytes = *args.page_bytes;
+  if (args.page_rows) options.page_rows = *args.page_rows;
   options.page_index = args.page_index;
   if (args.boolean_encoding != "plain" && args.boolean_encoding != "rle") {
     return Status::InvalidArgument(StrCat("--boolean-encoding takes plain or rle, not ", Quote(args.boolean_encoding)));
@@ -394,7 +461,8 @@ Status Rewrite(CommandContext& ctx, const RewriteArgs& args) {
       options.columns[std::string(Trim(column))].bloom_filter = true;
     }
   }
-  FLOE_ASSIGN_OR_RETURN(options.encryption, EncryptionFromArgs(args));
+  FLOE_ASSIGN_OR_RETURN(const std::optional<parquet::KeyToolsFileKeys> encryption, EncryptionFromArgs(args));
+  if (encryption) options.encryption = encryption->properties;
   // The input's key-value metadata travels, except an Arrow schema, which
   // would describe the input's Arrow types rather than floe's output.
   if (file->metadata().key_value_metadata) {
@@ -408,12 +476,26 @@ Status Rewrite(CommandContext& ctx, const RewriteArgs& args) {
   FLOE_ASSIGN_OR_RETURN(auto reader, parquet::ParquetRecordBatchReader::Make(file));
   FLOE_ASSIGN_OR_RETURN(auto out_io, ctx.FileIOFor(args.out));
   FLOE_ASSIGN_OR_RETURN(auto writer, parquet::ParquetFileWriter::Open(out_io, args.out, reader->schema(), options));
-  while (true) {
-    FLOE_ASSIGN_OR_RETURN(std::optional<RecordBatch> batch, reader->Next());
-    if (!batch) break;
-    FLOE_RETURN_IF_ERROR(writer->Write(*batch));
+  // Key material kept beside the output is written before the output is
+  // closed, for the output cannot be read without it; and removed again
+  // when the output fails, as the writer removes its own partial file.
+  if (encryption) FLOE_RETURN_IF_ERROR(parquet::WriteExternalKeyMaterial(*out_io, args.out, *encryption));
+  const auto copy_rows = [&]() -> Result<parquet::WrittenFile> {
+    while (true) {
+      FLOE_ASSIGN_OR_RETURN(std::optional<RecordBatch> batch, reader->Next());
+      if (!batch) break;
+      FLOE_RETURN_IF_ERROR(writer->Write(*batch));
+    }
+    return writer->Close();
+  };
+  Result<parquet::WrittenFile> copied = copy_rows();
+  if (!copied.ok()) {
+    if (encryption && !encryption->external_key_material.empty()) {
+      (void)out_io->Delete(parquet::ExternalKeyMaterialPath(args.out));  // best effort; the error below matters
+    }
+    return copied.status();
   }
-  FLOE_ASSIGN_OR_RETURN(const parquet::WrittenFile written, writer->Close());
+  const parquet::WrittenFile& written = *copied;
   ctx.out() << "wrote " << args.out << ": " << reader->rows_read() << " rows, " << written.metadata.row_groups.size()
             << " row groups, " << FormatBytes(written.file_size) << " (from " << FormatBytes(file->file_size())
             << ")\n";
@@ -459,6 +541,8 @@ void AddParquetCommands(CLI::App& app, CommandSet& commands) {
   rewrite->add_option("--row-group-bytes", rw->row_group_bytes, "Bytes per row group at most")
       ->check(CLI::PositiveNumber);
   rewrite->add_option("--page-bytes", rw->page_bytes, "Target bytes per data page")->check(CLI::PositiveNumber);
+  rewrite->add_option("--page-rows", rw->page_rows, "Rows per data page at most (default 20000)")
+      ->check(CLI::PositiveNumber);
   rewrite->add_flag("--page-index,!--no-page-index", rw->page_index, "Write the column and offset indexes (default on)");
   rewrite->add_option("--boolean-encoding", rw->boolean_encoding, "BOOLEAN columns: plain or rle")
       ->capture_default_str();
@@ -479,6 +563,17 @@ void AddParquetCommands(CLI::App& app, CommandSet& commands) {
                       "Bind the encrypted output to this AAD prefix (a file or table name)");
   rewrite->add_flag("!--no-store-aad-prefix", rw->store_aad_prefix,
                     "Leave the AAD prefix out of the file: readers must supply it");
+  rewrite->add_option("--encrypt-footer-master-key", rw->encrypt_footer_master_key,
+                      "Encrypt the output with fresh keys that parquet's key tools wrap (as Spark reads them): the "
+                      "id of the master key (--master-key) that wraps the footer key");
+  rewrite->add_option("--encrypt-column-master-keys", rw->encrypt_column_master_keys,
+                      "Key tools: columns with keys of their own and their master keys, as ID:COLUMN,COLUMN;ID:COLUMN");
+  rewrite->add_flag("--single-wrapping", rw->single_wrapping,
+                    "Key tools: wrap each data key with its master key, without key-encryption keys");
+  rewrite->add_flag("--external-key-material", rw->external_key_material,
+                    "Key tools: keep the key material in _KEY_MATERIAL_FOR_<file>.json beside the output");
+  rewrite->add_option("--data-key-bits", rw->data_key_bits, "Key tools: the length of the data keys: 128, 192 or 256")
+      ->capture_default_str();
 }
 
 }  // namespace floe::cli

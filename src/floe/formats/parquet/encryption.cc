@@ -7,6 +7,7 @@
 #include <cstring>
 #include <memory>
 #include <set>
+#include <vector>
 
 #include "floe/base/strings.h"
 
@@ -73,29 +74,38 @@ Status KeySizeError(size_t key_bytes) {
       StrCat("a parquet encryption key of ", key_bytes, " bytes (AES keys are 16, 24 or 32 bytes)"));
 }
 
+// Encrypts `text` under AES-GCM with key, nonce and aad into `out`
+// (text.size() bytes) and its tag into `tag` (16 bytes).
+Status GcmSeal(std::string_view key, const uint8_t* nonce, std::string_view aad, std::span<const uint8_t> text,
+               uint8_t* out, uint8_t* tag) {
+  const EVP_CIPHER* cipher = GcmCipher(key.size());
+  if (cipher == nullptr) return KeySizeError(key.size());
+  if (text.size() > static_cast<size_t>(INT32_MAX) || aad.size() > static_cast<size_t>(INT32_MAX)) {
+    return Status::Unsupported(StrCat("AES-GCM over ", text.size(), " bytes"));
+  }
+  CipherContext ctx(EVP_CIPHER_CTX_new());
+  int n = 0;
+  int tail = 0;
+  if (ctx == nullptr || EVP_EncryptInit_ex(ctx.get(), cipher, nullptr, nullptr, nullptr) != 1 ||
+      EVP_CIPHER_CTX_ctrl(ctx.get(), EVP_CTRL_GCM_SET_IVLEN, kNonceBytes, nullptr) != 1 ||
+      EVP_EncryptInit_ex(ctx.get(), nullptr, nullptr, reinterpret_cast<const unsigned char*>(key.data()), nonce) != 1 ||
+      EVP_EncryptUpdate(ctx.get(), nullptr, &n, reinterpret_cast<const unsigned char*>(aad.data()),
+                        static_cast<int>(aad.size())) != 1 ||
+      EVP_EncryptUpdate(ctx.get(), out, &n, text.data(), static_cast<int>(text.size())) != 1 ||
+      EVP_EncryptFinal_ex(ctx.get(), out + n, &tail) != 1 ||
+      EVP_CIPHER_CTX_ctrl(ctx.get(), EVP_CTRL_GCM_GET_TAG, kTagBytes, tag) != 1) {
+    return Status::Internal("OpenSSL AES-GCM encryption failed");
+  }
+  return Status::OK();
+}
+
 // The AES-GCM tag of `text` under key, nonce and aad. Encrypts to compute it,
 // as the footer signature is defined.
 Result<std::string> GcmTag(const std::string& key, const uint8_t* nonce, const std::string& aad,
                            std::span<const uint8_t> text) {
-  const EVP_CIPHER* cipher = GcmCipher(key.size());
-  if (cipher == nullptr) return KeySizeError(key.size());
-  if (text.size() > static_cast<size_t>(INT32_MAX) || aad.size() > static_cast<size_t>(INT32_MAX)) {
-    return Status::Unsupported(StrCat("a signed footer of ", text.size(), " bytes"));
-  }
-  CipherContext ctx(EVP_CIPHER_CTX_new());
-  std::string scratch(text.size() + kTagBytes, '\0');
+  std::vector<uint8_t> scratch(text.size());
   std::string tag(kTagBytes, '\0');
-  int n = 0;
-  auto* out = reinterpret_cast<unsigned char*>(scratch.data());
-  if (ctx == nullptr || EVP_EncryptInit_ex(ctx.get(), cipher, nullptr, nullptr, nullptr) != 1 ||
-      EVP_CIPHER_CTX_ctrl(ctx.get(), EVP_CTRL_GCM_SET_IVLEN, kNonceBytes, nullptr) != 1 ||
-      EVP_EncryptInit_ex(ctx.get(), nullptr, nullptr, Bytes(key), nonce) != 1 ||
-      EVP_EncryptUpdate(ctx.get(), nullptr, &n, Bytes(aad), static_cast<int>(aad.size())) != 1 ||
-      EVP_EncryptUpdate(ctx.get(), out, &n, text.data(), static_cast<int>(text.size())) != 1 ||
-      EVP_EncryptFinal_ex(ctx.get(), out + n, &n) != 1 ||
-      EVP_CIPHER_CTX_ctrl(ctx.get(), EVP_CTRL_GCM_GET_TAG, kTagBytes, tag.data()) != 1) {
-    return Status::Internal("OpenSSL AES-GCM encryption failed");
-  }
+  FLOE_RETURN_IF_ERROR(GcmSeal(key, nonce, aad, text, scratch.data(), reinterpret_cast<uint8_t*>(tag.data())));
   return tag;
 }
 
@@ -148,6 +158,24 @@ Result<std::string> OpenAesGcmBlob(std::string_view key, std::span<const uint8_t
     return Status::PermissionDenied("a wrapped key's authentication tag does not match: a wrong wrapping key");
   }
   return plain;
+}
+
+Result<std::string> SealAesGcmBlob(std::string_view key, std::string_view plain, std::string_view aad) {
+  std::string blob(kNonceBytes + plain.size() + kTagBytes, '\0');
+  auto* bytes = reinterpret_cast<uint8_t*>(blob.data());
+  if (RAND_bytes(bytes, static_cast<int>(kNonceBytes)) != 1) return Status::Internal("OpenSSL: no random nonce");
+  FLOE_RETURN_IF_ERROR(GcmSeal(key, bytes, aad, {reinterpret_cast<const uint8_t*>(plain.data()), plain.size()},
+                               bytes + kNonceBytes, bytes + kNonceBytes + plain.size()));
+  return blob;
+}
+
+Result<std::string> RandomBytes(size_t size) {
+  std::string bytes(size, '\0');
+  if (size > static_cast<size_t>(INT32_MAX) ||
+      RAND_bytes(reinterpret_cast<unsigned char*>(bytes.data()), static_cast<int>(size)) != 1) {
+    return Status::Internal(StrCat("OpenSSL: no ", size, " random bytes"));
+  }
+  return bytes;
 }
 
 Result<int64_t> EncryptedModuleExtent(std::span<const uint8_t> bytes) {
@@ -415,10 +443,7 @@ Status ModuleEncryptor::Append(ModuleType type, std::span<const uint8_t> plain, 
 }
 
 Result<std::string> ModuleEncryptor::SignFooter(std::span<const uint8_t> footer) {
-  std::string signature(kNonceBytes, '\0');
-  if (RAND_bytes(reinterpret_cast<unsigned char*>(signature.data()), static_cast<int>(kNonceBytes)) != 1) {
-    return Status::Internal("OpenSSL: no random nonce");
-  }
+  FLOE_ASSIGN_OR_RETURN(const std::string signature, RandomBytes(kNonceBytes));
   FLOE_ASSIGN_OR_RETURN(const std::string tag, GcmTag(key_, reinterpret_cast<const uint8_t*>(signature.data()),
                                                       ModuleAad(file_aad_, ModuleType::kFooter, 0, 0, 0), footer));
   return signature + tag;
@@ -458,10 +483,7 @@ Result<FileEncryptor> FileEncryptor::Make(const EncryptionProperties& properties
   out.footer_key_ = properties.footer_key;
   out.footer_key_metadata_ = properties.footer_key_metadata;
   // spec 4.4: 8 random bytes make each file's AAD, and so its modules, its own.
-  std::string unique(8, '\0');
-  if (RAND_bytes(reinterpret_cast<unsigned char*>(unique.data()), static_cast<int>(unique.size())) != 1) {
-    return Status::Internal("OpenSSL: no random file id");
-  }
+  FLOE_ASSIGN_OR_RETURN(const std::string unique, RandomBytes(8));
   out.file_aad_ = properties.aad_prefix.value_or("") + unique;
   const auto fill = [&](auto algorithm) {
     if (properties.aad_prefix && properties.store_aad_prefix) algorithm.aad_prefix = properties.aad_prefix;

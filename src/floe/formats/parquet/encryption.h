@@ -127,6 +127,16 @@ std::optional<EncryptionAlgorithmFields> FieldsOf(const EncryptionAlgorithm& alg
 // InvalidArgument for a key that is no AES key's size.
 Result<std::string> OpenAesGcmBlob(std::string_view key, std::span<const uint8_t> blob, std::string_view aad);
 
+// Seals `plain` under AES-GCM with `key` and `aad` as the blob
+// OpenAesGcmBlob opens: a fresh random nonce (12 bytes) | ciphertext | tag
+// (16 bytes). InvalidArgument for a key that is no AES key's size; Internal
+// when OpenSSL fails.
+Result<std::string> SealAesGcmBlob(std::string_view key, std::string_view plain, std::string_view aad);
+
+// `size` bytes from OpenSSL's random generator, for keys and key ids.
+// Internal when it has none to give.
+Result<std::string> RandomBytes(size_t size);
+
 // The bytes the module at the start of `bytes` takes: 4 + its stored
 // length, read from its first 4 bytes (Corrupt when there are fewer), not
 // checked against `bytes`: for callers that fetch the rest.

@@ -5,10 +5,12 @@
 #include <map>
 #include <mutex>
 #include <optional>
+#include <utility>
+#include <vector>
 
 #include "floe/base/base64.h"
+#include "floe/base/json_writer.h"
 #include "floe/base/strings.h"
-#include "floe/formats/parquet/encryption.h"
 
 namespace floe::parquet {
 namespace {
@@ -33,10 +35,13 @@ struct FlatObject {
     if (it == strings.end()) return Status::Corrupt(StrCat(what, " has no string ", Quote(key)));
     return it->second;
   }
+  // Older parquet-mr writes booleans as strings ("internalStorage":"false").
   Result<bool> Boolean(std::string_view key, std::string_view what) const {
-    const auto it = booleans.find(key);
-    if (it == booleans.end()) return Status::Corrupt(StrCat(what, " has no boolean ", Quote(key)));
-    return it->second;
+    if (const auto it = booleans.find(key); it != booleans.end()) return it->second;
+    if (const auto it = strings.find(key); it != strings.end() && (it->second == "true" || it->second == "false")) {
+      return it->second == "true";
+    }
+    return Status::Corrupt(StrCat(what, " has no boolean ", Quote(key)));
   }
 };
 
@@ -145,17 +150,133 @@ class KeyToolsRetriever {
   std::map<std::string, std::string> keks_;  // key-encryption key id -> key
 };
 
+// Wraps the data keys of one file (parquet-mr's FileKeyWrapper): each data
+// key with its master key, or, double-wrapped, with the file's key-encryption
+// key for that master key, made and sent to the KMS once.
+class FileKeyWrapper {
+ public:
+  FileKeyWrapper(KmsClient& kms, const KeyToolsOptions& options) : kms_(kms), options_(options) {}
+
+  // The key_metadata for `data_key`: its material, or with external storage
+  // a reference to the material kept for the side file.
+  Result<std::string> KeyMetadata(const std::string& data_key, const std::string& master_key_id, bool footer) {
+    JsonWriter material;
+    material.BeginObject();
+    material.Member("keyMaterialType", kMaterialType);
+    if (options_.internal_key_material) material.Member("internalStorage", true);
+    material.Member("isFooterKey", footer);
+    if (footer) {
+      material.Member("kmsInstanceID", options_.kms_instance_id);
+      material.Member("kmsInstanceURL", options_.kms_instance_url);
+    }
+    material.Member("masterKeyID", master_key_id);
+    if (options_.double_wrapping) {
+      FLOE_ASSIGN_OR_RETURN(const KeyEncryptionKey* kek, KeyEncryptionKeyFor(master_key_id));
+      // The data key under the key-encryption key, its id's bytes the AAD.
+      FLOE_ASSIGN_OR_RETURN(const std::string blob, SealAesGcmBlob(kek->key, data_key, kek->id));
+      material.Member("wrappedDEK", Base64Encode(blob));
+      material.Member("doubleWrapping", true);
+      material.Member("keyEncryptionKeyID", Base64Encode(kek->id));
+      material.Member("wrappedKEK", kek->wrapped);
+    } else {
+      FLOE_ASSIGN_OR_RETURN(const std::string wrapped, kms_.WrapKey(data_key, master_key_id));
+      material.Member("wrappedDEK", wrapped);
+      material.Member("doubleWrapping", false);
+    }
+    material.EndObject();
+    if (options_.internal_key_material) return material.Take();
+
+    // parquet-mr's references: "footerKey", and "columnKey<n>" in order.
+    const std::string reference = footer ? "footerKey" : StrCat("columnKey", column_references_++);
+    external_.emplace_back(reference, material.Take());
+    JsonWriter metadata;
+    metadata.BeginObject();
+    metadata.Member("keyMaterialType", kMaterialType);
+    metadata.Member("internalStorage", false);
+    metadata.Member("keyReference", reference);
+    metadata.EndObject();
+    return metadata.Take();
+  }
+
+  // The side file: each reference's material as a JSON string.
+  std::string ExternalMaterial() const {
+    if (options_.internal_key_material) return "";
+    JsonWriter file;
+    file.BeginObject();
+    for (const auto& [reference, material] : external_) file.Member(reference, material);
+    file.EndObject();
+    return file.Take();
+  }
+
+ private:
+  struct KeyEncryptionKey {
+    std::string key;
+    std::string id;  // 16 random bytes
+    std::string wrapped;
+  };
+
+  Result<const KeyEncryptionKey*> KeyEncryptionKeyFor(const std::string& master_key_id) {
+    if (const auto it = keks_.find(master_key_id); it != keks_.end()) return &it->second;
+    KeyEncryptionKey kek;
+    FLOE_ASSIGN_OR_RETURN(kek.key, RandomBytes(static_cast<size_t>(options_.key_encryption_key_bytes)));
+    FLOE_ASSIGN_OR_RETURN(kek.id, RandomBytes(16));
+    FLOE_ASSIGN_OR_RETURN(kek.wrapped, kms_.WrapKey(kek.key, master_key_id));
+    return &keks_.emplace(master_key_id, std::move(kek)).first->second;
+  }
+
+  KmsClient& kms_;
+  const KeyToolsOptions& options_;
+  std::map<std::string, KeyEncryptionKey> keks_;  // by master key id
+  int column_references_ = 0;
+  std::vector<std::pair<std::string, std::string>> external_;  // reference, material
+};
+
+Status CheckKeyToolsOptions(const KeyToolsOptions& options, const EncryptionProperties& base) {
+  if (options.footer_master_key_id.empty()) {
+    return Status::InvalidArgument("key tools encryption needs a footer master key id");
+  }
+  for (const auto& [column, master_key_id] : options.column_master_key_ids) {
+    if (column.empty() || master_key_id.empty()) {
+      return Status::InvalidArgument(
+          StrCat("key tools encryption: column ", Quote(column), " with master key id ", Quote(master_key_id)));
+    }
+  }
+  for (const auto& [what, bytes] : {std::pair<std::string_view, int>{"data key", options.data_key_bytes},
+                                    {"key-encryption key", options.key_encryption_key_bytes}}) {
+    if (bytes != 16 && bytes != 24 && bytes != 32) {
+      return Status::InvalidArgument(
+          StrCat("key tools encryption: a ", what, " of ", bytes, " bytes (AES keys are 16, 24 or 32 bytes)"));
+    }
+  }
+  if (!base.footer_key.empty() || base.footer_key_metadata || !base.column_keys.empty()) {
+    return Status::InvalidArgument("key tools encryption makes the keys; the properties given already have some");
+  }
+  return Status::OK();
+}
+
 }  // namespace
 
-Result<std::string> LocalKms::UnwrapKey(std::string_view wrapped_key, std::string_view master_key_id) {
+Result<std::string> LocalKms::MasterKey(std::string_view master_key_id) const {
   const auto it = master_keys_.find(master_key_id);
   if (it == master_keys_.end()) {
     return Status::PermissionDenied(StrCat("the KMS has no master key ", Quote(master_key_id)));
   }
+  return it->second;
+}
+
+Result<std::string> LocalKms::WrapKey(std::string_view key, std::string_view master_key_id) {
+  FLOE_ASSIGN_OR_RETURN(const std::string master_key, MasterKey(master_key_id));
+  auto blob = SealAesGcmBlob(master_key, key, master_key_id);
+  if (!blob.ok()) return blob.status().WithContext(StrCat("wrapping with master key ", Quote(master_key_id)));
+  return Base64Encode(*blob);
+}
+
+Result<std::string> LocalKms::UnwrapKey(std::string_view wrapped_key, std::string_view master_key_id) {
+  FLOE_ASSIGN_OR_RETURN(const std::string master_key, MasterKey(master_key_id));
   auto blob = Base64Decode(wrapped_key);
   if (!blob.ok())
     return Status::Corrupt(StrCat("a key wrapped by master key ", Quote(master_key_id), " is not base64"));
-  auto key = OpenAesGcmBlob(it->second, AsBytes(*blob), master_key_id);
+  auto key = OpenAesGcmBlob(master_key, AsBytes(*blob), master_key_id);
   if (!key.ok()) return key.status().WithContext(StrCat("unwrapping with master key ", Quote(master_key_id)));
   return key;
 }
@@ -171,6 +292,32 @@ std::function<Result<std::string>(const std::string&)> MakeKeyToolsRetriever(std
                                                                              std::string file_path) {
   auto retriever = std::make_shared<KeyToolsRetriever>(std::move(kms), std::move(io), std::move(file_path));
   return [retriever](const std::string& key_metadata) { return retriever->Retrieve(key_metadata); };
+}
+
+Result<KeyToolsFileKeys> MakeKeyToolsFileKeys(KmsClient& kms, const KeyToolsOptions& options,
+                                              EncryptionProperties base) {
+  FLOE_RETURN_IF_ERROR(CheckKeyToolsOptions(options, base));
+  const auto data_key_bytes = static_cast<size_t>(options.data_key_bytes);
+  FileKeyWrapper wrapper(kms, options);
+  KeyToolsFileKeys out;
+  out.properties = std::move(base);
+  FLOE_ASSIGN_OR_RETURN(out.properties.footer_key, RandomBytes(data_key_bytes));
+  FLOE_ASSIGN_OR_RETURN(out.properties.footer_key_metadata,
+                        wrapper.KeyMetadata(out.properties.footer_key, options.footer_master_key_id, true));
+  for (const auto& [column, master_key_id] : options.column_master_key_ids) {
+    EncryptionProperties::ColumnKey& key = out.properties.column_keys[column];
+    FLOE_ASSIGN_OR_RETURN(key.key, RandomBytes(data_key_bytes));
+    FLOE_ASSIGN_OR_RETURN(key.key_metadata, wrapper.KeyMetadata(key.key, master_key_id, false));
+  }
+  out.external_key_material = wrapper.ExternalMaterial();
+  return out;
+}
+
+Status WriteExternalKeyMaterial(FileIO& io, const std::string& file_path, const KeyToolsFileKeys& keys) {
+  if (keys.external_key_material.empty()) return Status::OK();
+  const std::string path = ExternalKeyMaterialPath(file_path);
+  return io.WriteAll(path, keys.external_key_material)
+      .WithContext(StrCat("external key material of ", Quote(file_path)));
 }
 
 }  // namespace floe::parquet

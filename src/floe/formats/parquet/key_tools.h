@@ -1,5 +1,5 @@
-// parquet-mr's key tools (org.apache.parquet.crypto.keytools), the reading
-// side: encrypted files whose key_metadata is key material of type PKMT1.
+// parquet-mr's key tools (org.apache.parquet.crypto.keytools): encrypted
+// files whose key_metadata is key material of type PKMT1, read and written.
 // The material is held in key_metadata itself ("internalStorage": true) or,
 // by reference, in "_KEY_MATERIAL_FOR_<file name>.json" beside the file.
 // Each data key is wrapped by a master key in a KMS, either directly or
@@ -7,8 +7,9 @@
 // then an AES-GCM blob with the key-encryption key's id as AAD.
 //
 // Spark writes encrypted tables this way (parquet.crypto.factory.class =
-// PropertiesDrivenCryptoFactory). floe plugs it in as a
-// DecryptionKeys::key_retriever (decision 0067).
+// PropertiesDrivenCryptoFactory). floe reads them through a
+// DecryptionKeys::key_retriever (decision 0067) and writes them by filling
+// EncryptionProperties with fresh data keys and their material (0069).
 //
 // Thread safety: a KmsClient is called from any thread, so implementations
 // must be thread-safe (LocalKms is). The retriever MakeKeyToolsRetriever
@@ -23,15 +24,20 @@
 #include <string_view>
 
 #include "floe/base/result.h"
+#include "floe/formats/parquet/encryption.h"
 #include "floe/io/file_io.h"
 
 namespace floe::parquet {
 
-// A key management service that holds master keys and unwraps the keys
-// wrapped with them.
+// A key management service that holds master keys, and wraps and unwraps
+// keys with them.
 class KmsClient {
  public:
   virtual ~KmsClient() = default;
+  // `key` wrapped with master key `master_key_id`, as base64 text for the
+  // key material. PermissionDenied when the KMS refuses or does not know the
+  // master key.
+  virtual Result<std::string> WrapKey(std::string_view key, std::string_view master_key_id) = 0;
   // The key `wrapped_key` (base64 text, as the key material holds it)
   // unwrapped with master key `master_key_id`. PermissionDenied when the KMS
   // refuses, does not know the master key, or the key was not wrapped with it.
@@ -47,9 +53,12 @@ class LocalKms final : public KmsClient {
   // Master keys by id; each 16, 24 or 32 bytes.
   explicit LocalKms(std::map<std::string, std::string, std::less<>> master_keys)
       : master_keys_(std::move(master_keys)) {}
+  Result<std::string> WrapKey(std::string_view key, std::string_view master_key_id) override;
   Result<std::string> UnwrapKey(std::string_view wrapped_key, std::string_view master_key_id) override;
 
  private:
+  Result<std::string> MasterKey(std::string_view master_key_id) const;
+
   const std::map<std::string, std::string, std::less<>> master_keys_;
 };
 
@@ -70,5 +79,56 @@ std::string ExternalKeyMaterialPath(const std::string& file_path);
 //   its tag.
 std::function<Result<std::string>(const std::string& key_metadata)> MakeKeyToolsRetriever(
     std::shared_ptr<KmsClient> kms, std::shared_ptr<FileIO> io, std::string file_path);
+
+// Which master keys encrypt a file, and how its key material is kept: the
+// properties of parquet-mr's PropertiesDrivenCryptoFactory.
+struct KeyToolsOptions {
+  // parquet.encryption.footer.key: wraps the footer's data key. That key
+  // encrypts (or, with a plaintext footer, signs) the footer and every
+  // encrypted column without a master key of its own.
+  std::string footer_master_key_id;
+  // parquet.encryption.column.keys: master key id by dotted column path.
+  // Each column gets a data key of its own, wrapped with its master key.
+  // Unlike parquet-mr, a column not named here is encrypted with the footer
+  // key, not left in plaintext; EncryptionProperties::plaintext_columns says
+  // which are (decision 0066).
+  std::map<std::string, std::string> column_master_key_ids;
+  // parquet.encryption.double.wrapping: data keys are wrapped with a
+  // key-encryption key of the file, one per master key, and only those go
+  // to the KMS. Single wrapping asks the KMS once per data key.
+  bool double_wrapping = true;
+  // parquet.encryption.key.material.store.internally: the material in
+  // key_metadata itself, or (false) in the side file
+  // ExternalKeyMaterialPath(file), which key_metadata then refers to.
+  bool internal_key_material = true;
+  // parquet.encryption.data.key.length.bits and kek.length.bits, in bytes:
+  // 16, 24 or 32.
+  int data_key_bytes = 16;
+  int key_encryption_key_bytes = 16;
+  // Stored in the footer key's material, for readers that pick the KMS by it.
+  std::string kms_instance_id = "DEFAULT";
+  std::string kms_instance_url = "DEFAULT";
+};
+
+// `base` with fresh random data keys for the footer and each column of
+// `options`, and their key material as key_metadata; base's own footer key
+// and column keys must be empty. With external material, the side file's
+// JSON is in `external_key_material`: write it to
+// ExternalKeyMaterialPath(file) (WriteExternalKeyMaterial) before the file is
+// closed, for the file cannot be read without it.
+struct KeyToolsFileKeys {
+  EncryptionProperties properties;
+  std::string external_key_material;  // empty with internal material
+};
+// InvalidArgument for options that name no footer master key, name an empty
+// id, give a key length that is not 16, 24 or 32 bytes, or for a `base` that
+// already has keys; the KMS's errors. The KMS is asked once per master key
+// with double wrapping, once per data key without.
+Result<KeyToolsFileKeys> MakeKeyToolsFileKeys(KmsClient& kms, const KeyToolsOptions& options,
+                                              EncryptionProperties base = {});
+
+// Writes the side file of `file_path` (`keys.external_key_material`) through
+// `io`; does nothing for internal material.
+Status WriteExternalKeyMaterial(FileIO& io, const std::string& file_path, const KeyToolsFileKeys& keys);
 
 }  // namespace floe::parquet
