@@ -16,6 +16,7 @@
 #define FLOE_UNPOISON(p, n) ((void)(p), (void)(n))
 #endif
 
+#include "floe/base/bytes.h"
 #include "floe/base/check.h"
 #include "floe/base/strings.h"
 
@@ -114,7 +115,7 @@ Buffer Buffer::CopyOf(std::span<const uint8_t> bytes) {
 }
 
 Buffer Buffer::CopyOf(std::string_view bytes) {
-  return CopyOf(std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size()));
+  return CopyOf(AsBytes(bytes));
 }
 
 Buffer Buffer::FromString(std::string bytes) {

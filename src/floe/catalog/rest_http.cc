@@ -4,6 +4,7 @@
 #include <array>
 #include <thread>
 
+#include "floe/base/bytes.h"
 #include "floe/base/strings.h"
 #include "floe/base/uuid.h"
 
@@ -116,7 +117,7 @@ Result<HttpResponse> RestHttp::Send(const RestRequest& request, TransportFailure
     if (!key.empty()) http.headers.emplace_back("Idempotency-Key", key);
     if (!request.body.empty() || request.method == "POST") {
       http.headers.emplace_back("Content-Type", request.content_type);
-      http.body = std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(request.body.data()), request.body.size());
+      http.body = AsBytes(request.body);
     }
     std::string authorization;
     if (request.authenticated && auth_ != nullptr) {

@@ -2,6 +2,7 @@
 
 #include <span>
 
+#include "floe/base/bytes.h"
 #include "floe/base/strings.h"
 #include "floe/formats/compression/codec.h"
 #include "floe/iceberg/table_metadata_json.h"
@@ -61,8 +62,7 @@ Status WriteTableMetadata(FileIO& io, const std::string& location, const TableMe
   if (MetadataCompressionForLocation(location) == MetadataCompression::kNone) {
     return io.WriteAll(location, json, write_options);
   }
-  std::span<const uint8_t> in(reinterpret_cast<const uint8_t*>(json.data()), json.size());
-  FLOE_ASSIGN_OR_RETURN(Buffer gz, compression::Compress(compression::Codec::kGzip, in));
+  FLOE_ASSIGN_OR_RETURN(Buffer gz, compression::Compress(compression::Codec::kGzip, AsBytes(json)));
   return io.WriteAll(location, std::span<const uint8_t>(gz.data(), static_cast<size_t>(gz.size())), write_options);
 }
 

@@ -4,6 +4,7 @@
 #include <map>
 #include <mutex>
 
+#include "floe/base/bytes.h"
 #include "floe/base/strings.h"
 #include "floe/base/thread_pool.h"
 #include "floe/io/io_thread_pool.h"
@@ -134,7 +135,7 @@ Status FileIO::WriteAll(const std::string& path, std::span<const uint8_t> data, 
 }
 
 Status FileIO::WriteAll(const std::string& path, std::string_view data, const WriteOptions& options) {
-  return WriteAll(path, std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(data.data()), data.size()),
+  return WriteAll(path, AsBytes(data),
                   options);
 }
 

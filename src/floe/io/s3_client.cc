@@ -7,6 +7,7 @@
 #include <cstring>
 #include <thread>
 
+#include "floe/base/bytes.h"
 #include "floe/base/logging.h"
 #include "floe/base/strings.h"
 
@@ -345,7 +346,7 @@ Status S3Client::CompleteMultipartUpload(const std::string& bucket, const std::s
             .bucket = bucket,
             .key = key,
             .query = {{"uploadId", upload_id}},
-            .body = std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(body.data()), body.size())};
+            .body = AsBytes(body)};
   if (if_absent) call.headers.emplace_back("if-none-match", "*");
   for (int round = 0; round < retry_.max_attempts; ++round) {
     FLOE_ASSIGN_OR_RETURN(HttpResponse r, Execute(call));
@@ -423,7 +424,7 @@ Result<std::vector<S3DeleteFailure>> S3Client::DeleteObjects(const std::string& 
             .key = "",
             .query = {{"delete", ""}},
             .headers = {{"content-md5", b64}, {"content-type", "application/xml"}},
-            .body = std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(body.data()), body.size())};
+            .body = AsBytes(body)};
   FLOE_ASSIGN_OR_RETURN(HttpResponse r, Execute(call));
   if (!Is2xx(r.status)) return ErrorFor(call, r);
   return ParseDeleteResult(r.body);
@@ -452,7 +453,7 @@ Status S3Client::CreateBucket(const std::string& bucket) {
   Call call{.method = "PUT",
             .bucket = bucket,
             .key = "",
-            .body = std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(body.data()), body.size())};
+            .body = AsBytes(body)};
   FLOE_ASSIGN_OR_RETURN(HttpResponse r, Execute(call));
   if (Is2xx(r.status) || ParseS3Error(r.body).code == "BucketAlreadyOwnedByYou") return Status::OK();
   return ErrorFor(call, r);

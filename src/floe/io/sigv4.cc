@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <ctime>
 
+#include "floe/base/bytes.h"
 #include "floe/base/hex.h"
 
 namespace floe {
@@ -92,7 +93,7 @@ std::string Sha256Hex(std::span<const uint8_t> data) {
 }
 
 std::string Sha256Hex(std::string_view data) {
-  return Sha256Hex(std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(data.data()), data.size()));
+  return Sha256Hex(AsBytes(data));
 }
 
 SigV4Signer::SigV4Signer(AwsCredentials credentials, std::string region, std::string service)

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "floe/base/bytes.h"
 #include "floe/base/strings.h"
 #include "floe/formats/avro/datum_internal.h"
 
@@ -148,7 +149,7 @@ Status ContainerReader::ReadBlock() {
   } else {
     Status ds = DecompressBlock(codec_, data, options_.max_block_bytes, &block_bytes_);
     if (!ds.ok()) return ds.WithContext(where);
-    block_ = Decoder(std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(block_bytes_.data()), block_bytes_.size()));
+    block_ = Decoder(AsBytes(block_bytes_));
   }
   // Rows of a schema that encodes in no bytes cannot be bounded by the
   // block's size; others take at least one byte each.

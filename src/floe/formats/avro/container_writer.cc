@@ -1,5 +1,6 @@
 #include "floe/formats/avro/container_writer.h"
 
+#include "floe/base/bytes.h"
 #include "floe/base/strings.h"
 #include "floe/base/uuid.h"
 #include "floe/formats/avro/binary.h"
@@ -87,7 +88,7 @@ Status ContainerWriter::Flush() {
   if (block_rows_ == 0) return Status::OK();
   scratch_.clear();
   FLOE_RETURN_IF_ERROR(CompressBlock(
-      options_.codec, std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(block_.data()), block_.size()),
+      options_.codec, AsBytes(block_),
       options_.level, &scratch_));
   std::string head;
   Encoder e(&head);

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <bit>
 
+#include "floe/base/bytes.h"
 #include "floe/base/crc32.h"
 #include "floe/base/strings.h"
 #include "floe/formats/parquet/column_chunk_writer_internal.h"
@@ -194,7 +195,7 @@ Status ColumnChunkWriterBase::AppendPage(const PageHeader& header, std::span<con
     std::string plain_header = std::move(header_);
     header_.clear();
     FLOE_RETURN_IF_ERROR(encryptor->Append(data_page ? ModuleType::kDataPageHeader : ModuleType::kDictionaryPageHeader,
-                                           {reinterpret_cast<const uint8_t*>(plain_header.data()), plain_header.size()},
+                                           AsBytes(plain_header),
                                            page_ordinal, &header_));
   }
   if (data_page) ++chunk_data_pages_;

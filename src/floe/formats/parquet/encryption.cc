@@ -9,6 +9,7 @@
 #include <set>
 #include <vector>
 
+#include "floe/base/bytes.h"
 #include "floe/base/strings.h"
 
 namespace floe::parquet {
@@ -164,7 +165,7 @@ Result<std::string> SealAesGcmBlob(std::string_view key, std::string_view plain,
   std::string blob(kNonceBytes + plain.size() + kTagBytes, '\0');
   auto* bytes = reinterpret_cast<uint8_t*>(blob.data());
   if (RAND_bytes(bytes, static_cast<int>(kNonceBytes)) != 1) return Status::Internal("OpenSSL: no random nonce");
-  FLOE_RETURN_IF_ERROR(GcmSeal(key, bytes, aad, {reinterpret_cast<const uint8_t*>(plain.data()), plain.size()},
+  FLOE_RETURN_IF_ERROR(GcmSeal(key, bytes, aad, AsBytes(plain),
                                bytes + kNonceBytes, bytes + kNonceBytes + plain.size()));
   return blob;
 }

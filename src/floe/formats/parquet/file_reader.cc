@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "floe/base/bytes.h"
 #include "floe/base/strings.h"
 #include "floe/formats/parquet/metadata_codec.h"
 
@@ -189,7 +190,7 @@ Status ParquetFileReader::DecryptColumnMetaData(FileMetaData* metadata, const st
       }
       const auto& bytes = *chunk.encrypted_column_metadata;
       auto plain = decryptor->Decrypt(ModuleType::kColumnMetaData,
-                                      {reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size()});
+                                      AsBytes(bytes));
       if (!plain.ok()) {
         defer(plain.status().WithContext(StrCat(where, ": encrypted metadata")));
         continue;

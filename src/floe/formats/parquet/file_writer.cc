@@ -3,6 +3,7 @@
 #include <cstring>
 #include <set>
 
+#include "floe/base/bytes.h"
 #include "floe/base/strings.h"
 #include "floe/base/version.h"
 #include "floe/formats/parquet/column_chunk_writer.h"
@@ -24,10 +25,6 @@ void AppendLength(uint32_t length, std::string* out) {
   char bytes[4];
   std::memcpy(bytes, &length, 4);  // little-endian host (encoding/bit_util.h)
   out->append(bytes, 4);
-}
-
-std::span<const uint8_t> AsBytes(const std::string& s) {
-  return {reinterpret_cast<const uint8_t*>(s.data()), s.size()};
 }
 
 // spec (Encryption.md 5.3-5.5): an encrypted file's footer, from the end of
@@ -117,7 +114,7 @@ struct ParquetFileWriter::State {
     return Status::OK();
   }
   Status Append(std::string_view bytes) {
-    return Append(std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size()));
+    return Append(AsBytes(bytes));
   }
 
   // Appends a column or offset index of chunk (g, c), as a module of its own
@@ -325,12 +322,12 @@ Status ParquetFileWriter::FlushRowGroup() {
       if (!encryptor.ok()) return Fail(encryptor.status());
       encrypted.clear();
       FLOE_RETURN_IF_ERROR(Fail(encryptor->Append(
-          ModuleType::kBloomFilterHeader, {reinterpret_cast<const uint8_t*>(header.data()), header.size()}, 0,
+          ModuleType::kBloomFilterHeader, AsBytes(header), 0,
           &encrypted)));
       header.swap(encrypted);
       encrypted.clear();
       FLOE_RETURN_IF_ERROR(Fail(encryptor->Append(ModuleType::kBloomFilterBitset, bitset, 0, &encrypted)));
-      bitset = {reinterpret_cast<const uint8_t*>(encrypted.data()), encrypted.size()};
+      bitset = AsBytes(encrypted);
     }
     ColumnMetaData& m = *group.columns[i].meta_data;
     m.bloom_filter_offset = s.offset;

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "floe/base/base64.h"
+#include "floe/base/bytes.h"
 #include "floe/base/json_writer.h"
 #include "floe/base/strings.h"
 
@@ -16,8 +17,6 @@ namespace floe::parquet {
 namespace {
 
 constexpr std::string_view kMaterialType = "PKMT1";
-
-std::span<const uint8_t> AsBytes(std::string_view s) { return {reinterpret_cast<const uint8_t*>(s.data()), s.size()}; }
 
 // The first characters of `text`, for messages (key metadata can be long).
 std::string Shown(std::string_view text) {

@@ -6,14 +6,13 @@
 #include <limits>
 
 #include "floe/base/buffer.h"
+#include "floe/base/bytes.h"
 #include "floe/base/strings.h"
 #include "floe/base/version.h"
 #include "floe/formats/compression/codec.h"
 
 namespace floe::puffin {
 namespace {
-
-std::span<const uint8_t> Bytes(std::string_view s) { return {reinterpret_cast<const uint8_t*>(s.data()), s.size()}; }
 
 void StoreLittleEndian32(uint8_t* p, uint32_t v) {
   p[0] = static_cast<uint8_t>(v);
@@ -28,7 +27,7 @@ Result<std::unique_ptr<PuffinWriter>> PuffinWriter::Open(FileIO& io, const std::
                                                          PuffinWriterOptions options) {
   FLOE_ASSIGN_OR_RETURN(std::unique_ptr<OutputStream> out, io.OpenWrite(path, options.write));
   std::unique_ptr<PuffinWriter> writer(new PuffinWriter(std::move(out), std::move(options)));
-  FLOE_RETURN_IF_ERROR(writer->Append(Bytes(kMagic)));
+  FLOE_RETURN_IF_ERROR(writer->Append(AsBytes(kMagic)));
   return writer;
 }
 
@@ -86,7 +85,7 @@ Result<int64_t> PuffinWriter::Finish() {
   FLOE_RETURN_IF_ERROR(CheckOpen("Finish"));
   const std::string json = FileMetadataToJson(metadata_);
   Buffer compressed;
-  std::span<const uint8_t> payload = Bytes(json);
+  std::span<const uint8_t> payload = AsBytes(json);
   uint32_t flags = 0;
   if (options_.compress_footer) {
     FLOE_ASSIGN_OR_RETURN(compressed, compression::Compress(compression::Codec::kLz4Frame, payload));
@@ -102,7 +101,7 @@ Result<int64_t> PuffinWriter::Finish() {
   StoreLittleEndian32(trailer, static_cast<uint32_t>(payload.size()));
   StoreLittleEndian32(trailer + 4, flags);
   std::memcpy(trailer + 8, kMagic.data(), kMagicBytes);
-  FLOE_RETURN_IF_ERROR(Append(Bytes(kMagic)));
+  FLOE_RETURN_IF_ERROR(Append(AsBytes(kMagic)));
   FLOE_RETURN_IF_ERROR(Append(payload));
   FLOE_RETURN_IF_ERROR(Append(trailer));
   const int64_t size = out_->bytes_written();
