@@ -8,6 +8,8 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <regex>
 #include <string>
 
@@ -599,6 +601,29 @@ TEST(ParquetCliTest, RewriteEncryptsWithKeyToolsAndTheMasterKeysReadItBack) {
       << unknown_column.err;
   EXPECT_FALSE(std::filesystem::exists(never));
   EXPECT_FALSE(std::filesystem::exists(dir.Join("_KEY_MATERIAL_FOR_never.parquet.json")));
+
+  // A rewrite onto external.parquet that fails halfway (a page of its input
+  // is altered; the page CRC catches it) leaves that file and its own key
+  // material as they were: it still reads.
+  std::ifstream in_file(WriteLargerFile(dir), std::ios::binary);
+  std::string larger((std::istreambuf_iterator<char>(in_file)), std::istreambuf_iterator<char>());
+  ASSERT_GT(larger.size(), 1000u);
+  larger[larger.size() / 2] ^= 0x5a;
+  const std::string damaged = dir.Join("damaged.parquet");
+  {
+    std::ofstream out(damaged, std::ios::binary);
+    out << larger;
+  }
+  auto failed = RunFloe({"parquet", "rewrite", damaged, dir.Join("external.parquet"), "--master-key", kf,
+                         "--external-key-material", "--encrypt-footer-master-key", "kf"},
+                        kCleanEnv);
+  EXPECT_NE(failed.exit_code, 0);
+  EXPECT_NE(failed.err.find("Corrupt"), std::string::npos) << failed.err;
+  auto still = RunFloe(
+      {"parquet", "cat", dir.Join("external.parquet"), "--format", "csv", "--master-key", kf, "--master-key", kc},
+      kCleanEnv);
+  ASSERT_EQ(still.exit_code, 0) << still.err;
+  EXPECT_EQ(still.out, original.out);
 }
 
 }  // namespace

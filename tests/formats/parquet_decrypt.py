@@ -159,6 +159,7 @@ class Decryptor:
 
 class Keys:
     def __init__(self, args):
+        self.path = args.file
         self.footer = bytes.fromhex(args.footer_key) if args.footer_key else None
         self.columns = {}
         for arg in args.column_key:
@@ -171,10 +172,20 @@ class Keys:
             self.masters[key_id] = bytes.fromhex(key)
 
     def unwrap_material(self, key_metadata):
-        """parquet-mr's key tools: the data key of internal PKMT1 material."""
+        """parquet-mr's key tools: the data key of PKMT1 material, held in
+        key_metadata or, by reference, in the side file beside the file."""
         material = json.loads(key_metadata)
-        if material.get("keyMaterialType") != "PKMT1" or material.get("internalStorage") is not True:
-            raise Failure("key metadata is not internal PKMT1 key material")
+        if material.get("keyMaterialType") != "PKMT1" or not isinstance(material.get("internalStorage"), bool):
+            raise Failure("key metadata is not PKMT1 key material")
+        if not material["internalStorage"]:
+            directory, _, name = self.path.rpartition("/")
+            side_file = f"{directory}/_KEY_MATERIAL_FOR_{name}.json" if directory else f"_KEY_MATERIAL_FOR_{name}.json"
+            with open(side_file, encoding="utf-8") as f:
+                material = json.loads(json.load(f)[material["keyReference"]])
+        if not isinstance(material["doubleWrapping"], bool) or not isinstance(material["isFooterKey"], bool):
+            raise Failure("key material whose doubleWrapping or isFooterKey is not a JSON boolean")
+        if material["isFooterKey"] and not ("kmsInstanceID" in material and "kmsInstanceURL" in material):
+            raise Failure("footer key material without kmsInstanceID and kmsInstanceURL")
         master_id = material["masterKeyID"]
         if master_id not in self.masters:
             raise Failure(f"no master key {master_id!r}")
@@ -195,6 +206,8 @@ class Keys:
     def aad_prefix(self, algorithm):
         """The AAD prefix: stored (field 1), or supplied when the file says so (field 3)."""
         if 1 in algorithm:
+            if self.supplied_aad_prefix is not None and self.supplied_aad_prefix != algorithm[1]:
+                raise Failure("the supplied AAD prefix differs from the one the file stores")
             return algorithm[1]
         if algorithm.get(3):
             if self.supplied_aad_prefix is None:
@@ -294,7 +307,9 @@ def read_file(path, keys):
         file_aad = keys.aad_prefix(algorithm) + algorithm.get(2, b"")
         decryptor = Decryptor(file_aad, algorithm_field == 2, counts)
         footer_key = keys.footer_key(crypto.get(2))
-        plain, _ = decryptor.module(data, crypto_reader.pos, footer_key, 0)
+        plain, end = decryptor.module(data, crypto_reader.pos, footer_key, 0)
+        if end != len(data) - 8:
+            raise Failure(f"the footer module ends at {end}, not at the footer length ({len(data) - 8})")
         metadata = CompactReader(plain).struct()
         plaintext_footer = False
     elif magic == b"PAR1":
@@ -307,6 +322,8 @@ def read_file(path, keys):
         decryptor = Decryptor(file_aad, algorithm_field == 2, counts)
         footer_key = keys.footer_key(metadata.get(9))
         # spec 5.5: the signature is the nonce and the GCM tag of the footer.
+        if reader.pos + 28 != len(data) - 8:
+            raise Failure("the plaintext footer is not followed by exactly its 28-byte signature")
         signed = bytes(data[footer_start:reader.pos])
         signature = bytes(data[reader.pos:reader.pos + 28])
         nonce, tag = signature[:12], signature[12:]
@@ -332,13 +349,26 @@ def read_file(path, keys):
         for column_ordinal, chunk in enumerate(row_group[1]):
             name = names[column_ordinal]
             key = None
+            own_key = False
             if 8 in chunk:  # crypto_metadata
                 kind, detail = next(iter(chunk[8].items()))
+                own_key = kind == 2
                 if kind == 1:
                     key = footer_key
                 else:
                     key = keys.column_key(".".join(p.decode() for p in detail[1]), detail.get(2))
             meta = chunk.get(3)
+            # spec 5.3 and 5.5: with an encrypted footer, a column with a key
+            # of its own has its metadata only encrypted; with a plaintext
+            # footer, every encrypted column has it encrypted, and what
+            # stays in plaintext carries no statistics.
+            if key is not None and (plaintext_footer or own_key):
+                if 9 not in chunk:
+                    raise Failure(f"encrypted column {name!r} has no encrypted_column_metadata")
+                if not plaintext_footer and meta is not None:
+                    raise Failure(f"column {name!r} has its metadata in the footer as well as encrypted")
+                if plaintext_footer and meta is not None and (12 in meta or 16 in meta):
+                    raise Failure(f"the plaintext footer shows statistics of encrypted column {name!r}")
             if 9 in chunk:  # encrypted_column_metadata
                 plain, _ = decryptor.module(chunk[9], 0, key, 1, row_group_ordinal, column_ordinal)
                 meta = CompactReader(plain).struct()

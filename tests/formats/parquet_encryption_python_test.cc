@@ -23,6 +23,7 @@
 #include "floe/base/hex.h"
 #include "floe/formats/parquet/file_writer.h"
 #include "floe/formats/parquet/key_tools.h"
+#include "floe/io/file_io.h"
 #include "parquet_fixtures.h"
 #include "parquet_writer_test_util.h"
 #include "testing/required_tools.h"
@@ -78,9 +79,12 @@ Decrypted RunScript(const std::string& path, const std::vector<std::string>& key
   return {run.exit_code, run.out, run.err};
 }
 
-// Checks the script's JSON: the values floe wrote, and at least the
-// modules every form has.
-void ExpectValues(const Decrypted& decrypted, int encrypted_columns, int row_groups, bool dictionary) {
+// Checks the script's JSON: the values floe wrote, and the modules of each
+// kind. `own_metadata`: the chunks whose metadata is a module of its own
+// (with an encrypted footer, those of columns with keys of their own; with a
+// plaintext footer, those of every encrypted column).
+void ExpectValues(const Decrypted& decrypted, int encrypted_columns, int own_metadata, int row_groups,
+                  bool dictionary) {
   ASSERT_EQ(decrypted.exit_code, 0) << decrypted.err;
   simdjson::dom::parser parser;
   simdjson::dom::element root;
@@ -109,6 +113,7 @@ void ExpectValues(const Decrypted& decrypted, int encrypted_columns, int row_gro
   };
   const bool plaintext_footer = bool(root["plaintext_footer"]);
   EXPECT_EQ(modules_of(plaintext_footer ? "footer_signature" : "footer"), 1);
+  EXPECT_EQ(modules_of("column_metadata"), own_metadata);
   // Each encrypted chunk: its column and offset index; each data page and
   // its header (2000 rows in pages of at most 100: 20 per column).
   EXPECT_EQ(modules_of("column_index"), encrypted_columns * row_groups);
@@ -213,7 +218,7 @@ TEST_F(ParquetEncryptionPythonTest, EncryptedFooterGcmPagesV1Zstd) {
   EncryptionProperties e = NameKeyed();
   e.plaintext_columns = {"count"};
   const std::string path = Write("gcm.parquet", Options(e, compression::Codec::kZstd, 1, true));
-  ExpectValues(RunScript(path, kRawKeys), 3, 3, true);
+  ExpectValues(RunScript(path, kRawKeys), 3, 1 * 3, 3, true);
 }
 
 TEST_F(ParquetEncryptionPythonTest, SignedPlaintextFooterCtrPagesV2SnappyWithAStoredAadPrefix) {
@@ -222,7 +227,7 @@ TEST_F(ParquetEncryptionPythonTest, SignedPlaintextFooterCtrPagesV2SnappyWithASt
   e.ctr_pages = true;
   e.aad_prefix = "warehouse/t/data/ctr.parquet";
   const std::string path = Write("ctr.parquet", Options(e, compression::Codec::kSnappy, 2, false));
-  ExpectValues(RunScript(path, kRawKeys), 4, 3, false);
+  ExpectValues(RunScript(path, kRawKeys), 4, 4 * 3, 3, false);
 }
 
 TEST_F(ParquetEncryptionPythonTest, SuppliedAadPrefixUncompressedPagesV2) {
@@ -232,7 +237,7 @@ TEST_F(ParquetEncryptionPythonTest, SuppliedAadPrefixUncompressedPagesV2) {
   const std::string path = Write("supplied.parquet", Options(e, compression::Codec::kUncompressed, 2, true));
   std::vector<std::string> args = kRawKeys;
   args.insert(args.end(), {"--aad-prefix", "table-version-7"});
-  ExpectValues(RunScript(path, args), 4, 3, true);
+  ExpectValues(RunScript(path, args), 4, 1 * 3, 3, true);
   // Without the prefix the script cannot build the AADs; with another, no tag matches.
   EXPECT_NE(RunScript(path, kRawKeys).exit_code, 0);
   args.back() = "table-version-8";
@@ -241,29 +246,58 @@ TEST_F(ParquetEncryptionPythonTest, SuppliedAadPrefixUncompressedPagesV2) {
   EXPECT_NE(other.err.find("the GCM tag does not match"), std::string::npos) << other.err;
 }
 
-TEST_F(ParquetEncryptionPythonTest, KeyToolsDoubleWrappedMaterialUnwrapsWithTheMasterKeys) {
-  LocalKms kms({{"kf", "0123456789012345"}, {"kc1", "1234567890123450"}});
-  KeyToolsOptions key_tools;
-  key_tools.footer_master_key_id = "kf";
-  key_tools.column_master_key_ids = {{"name", "kc1"}, {"score", "kc1"}};
-  key_tools.data_key_bytes = 32;
-  EncryptionProperties base;
-  base.ctr_pages = true;
-  auto keys = MakeKeyToolsFileKeys(kms, key_tools, base);
-  ASSERT_TRUE(keys.ok()) << keys.status().ToString();
-  const std::string path = Write("key_tools.parquet", Options(keys->properties, compression::Codec::kZstd, 1, true));
-  ExpectValues(RunScript(path, {"--master-key", "kf=" + Hex("0123456789012345"), "--master-key",
-                                "kc1=" + Hex("1234567890123450")}),
-               4, 3, true);
-  const Decrypted wrong_master = RunScript(
-      path, {"--master-key", "kf=" + Hex("0123456789012345"), "--master-key", "kc1=" + Hex("1234567890123451")});
-  EXPECT_NE(wrong_master.exit_code, 0);
-  EXPECT_NE(wrong_master.err.find("does not open"), std::string::npos) << wrong_master.err;
+// Key tools material the script unwraps as parquet-mr does: parquet-mr's
+// own file with external double-wrapped material, then floe's files with
+// internal double-wrapped and external single-wrapped material.
+TEST_F(ParquetEncryptionPythonTest, KeyToolsMaterialUnwrapsWithTheMasterKeys) {
+  // data/README.md's master keys, ASCII digits.
+  const std::vector<std::string> masters = {"--master-key", "kf=" + Hex("0123456789012345"),  //
+                                            "--master-key", "kc1=" + Hex("1234567890123450"),
+                                            "--master-key", "kc2=" + Hex("1234567890123451")};
+  const Decrypted java =
+      RunScript(testing::ParquetTestingDir() + "/data/external_key_material_java.parquet.encrypted", masters);
+  ASSERT_EQ(java.exit_code, 0) << java.err;
+  simdjson::dom::parser parser;
+  simdjson::dom::element root;
+  ASSERT_EQ(parser.parse(simdjson::padded_string(java.out)).get(root), simdjson::SUCCESS);
+  // Its pages are DELTA_BINARY_PACKED and DELTA_BYTE_ARRAY, which the script
+  // does not decode; every module of both columns opened.
+  EXPECT_EQ(int64_t(root["rows"]), 100);
+  EXPECT_EQ(int64_t(root["modules"]["footer"]), 1);
+  EXPECT_EQ(int64_t(root["modules"]["column_metadata"]), 2);
+  EXPECT_EQ(int64_t(root["modules"]["data_page"]), 2);
+  EXPECT_EQ(int64_t(root["modules"]["column_index"]), 2);
+
+  LocalKms kms({{"kf", "0123456789012345"}, {"kc1", "1234567890123450"}, {"kc2", "1234567890123451"}});
+  for (const bool internal : {true, false}) {
+    SCOPED_TRACE(internal ? "internal, double wrapping" : "external, single wrapping");
+    KeyToolsOptions key_tools;
+    key_tools.footer_master_key_id = "kf";
+    key_tools.column_master_key_ids = {{"name", "kc1"}, {"score", "kc2"}};
+    key_tools.data_key_bytes = 32;
+    key_tools.internal_key_material = internal;
+    key_tools.double_wrapping = internal;
+    EncryptionProperties base;
+    base.ctr_pages = true;
+    auto keys = MakeKeyToolsFileKeys(kms, key_tools, base);
+    ASSERT_TRUE(keys.ok()) << keys.status().ToString();
+    const std::string path = dir.Join(internal ? "internal.parquet" : "external.parquet");
+    ASSERT_TRUE(WriteExternalKeyMaterial(*NewLocalFileIO(), path, *keys).ok());
+    Write(internal ? "internal.parquet" : "external.parquet",
+          Options(keys->properties, compression::Codec::kZstd, 1, true));
+    ExpectValues(RunScript(path, masters), 4, 2 * 3, 3, true);
+
+    std::vector<std::string> wrong = masters;
+    wrong[3] = "kc1=" + Hex("1234567890123451");
+    const Decrypted wrong_master = RunScript(path, wrong);
+    EXPECT_NE(wrong_master.exit_code, 0);
+    EXPECT_NE(wrong_master.err.find("does not open"), std::string::npos) << wrong_master.err;
+  }
 }
 
 TEST_F(ParquetEncryptionPythonTest, AWrongKeyOrAnAlteredByteFailsTheScript) {
   const std::string path = Write("checked.parquet", Options(NameKeyed(), compression::Codec::kUncompressed, 1, false));
-  ExpectValues(RunScript(path, kRawKeys), 4, 3, false);
+  ExpectValues(RunScript(path, kRawKeys), 4, 1 * 3, 3, false);
 
   std::string wrong_key = kNameKey;
   wrong_key[0] ^= 1;

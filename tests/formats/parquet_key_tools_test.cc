@@ -15,7 +15,6 @@
 #include <atomic>
 #include <filesystem>
 #include <memory>
-#include <set>
 
 #include "floe/base/base64.h"
 #include "floe/formats/parquet/file_writer.h"
@@ -67,14 +66,17 @@ class CountingKms : public KmsClient {
   std::map<std::string, int> wraps_;
 };
 
-Result<std::vector<RecordBatch>> ReadWith(const std::string& path, std::shared_ptr<KmsClient> kms) {
+Result<std::vector<RecordBatch>> ReadWith(const std::string& path, std::shared_ptr<KmsClient> kms,
+                                          std::optional<std::vector<std::string>> columns = std::nullopt) {
   auto keys = std::make_shared<DecryptionKeys>();
   auto io = NewLocalFileIO();
   keys->key_retriever = MakeKeyToolsRetriever(std::move(kms), io, path);
   ReaderOptions options;
   options.decryption = std::move(keys);
   FLOE_ASSIGN_OR_RETURN(auto file, ParquetFileReader::Open(io, path, options));
-  return ReadAllBatches(std::shared_ptr<const ParquetFileReader>(std::move(file)), ScanOptions{});
+  ScanOptions scan;
+  scan.columns = std::move(columns);
+  return ReadAllBatches(std::shared_ptr<const ParquetFileReader>(std::move(file)), scan);
 }
 
 // AES-GCM nonce | ciphertext | tag of `plain`: how the key tools wrap keys.
@@ -206,14 +208,16 @@ TEST(ParquetKeyToolsTest, InternalKeyMaterialSingleAndDoubleWrappedDecrypts) {
   EXPECT_EQ(refused.status().code(), StatusCode::kPermissionDenied) << refused.status().ToString();
 }
 
-// The member names of the JSON object `text`.
-std::set<std::string> MemberNames(std::string_view text) {
+// The members of the JSON object `text` and the kind of each value
+// (boolean, string, ...): parquet-java casts the booleans it reads
+// ((Boolean) keyMetadataJson.get(...)), so a string "true" would fail there.
+std::map<std::string, simdjson::dom::element_type> MemberKinds(std::string_view text) {
   simdjson::dom::parser parser;
   simdjson::dom::object object;
   EXPECT_EQ(parser.parse(simdjson::padded_string(text)).get_object().get(object), simdjson::SUCCESS) << text;
-  std::set<std::string> names;
-  for (const auto field : object) names.emplace(field.key);
-  return names;
+  std::map<std::string, simdjson::dom::element_type> kinds;
+  for (const auto field : object) kinds.emplace(field.key, field.value.type());
+  return kinds;
 }
 
 // Members of the side file, each a JSON object held as a string.
@@ -240,6 +244,7 @@ struct KeyToolsFile {
   std::shared_ptr<const Schema> schema = testing::MakeSchema(
       {Field("id", DataType::Int64(), false), Field("secret", DataType::Utf8()), Field("note", DataType::Utf8())});
   RecordBatch batch = MakeBatch(*this);
+  KeyToolsFileKeys last_keys;  // of the last file WriteAndReadBack wrote
 
   static RecordBatch MakeBatch(const KeyToolsFile& f) {
     std::vector<std::optional<int64_t>> ids;
@@ -258,6 +263,7 @@ struct KeyToolsFile {
   void WriteAndReadBack(const std::string& path, CountingKms& kms, const KeyToolsOptions& options) {
     auto keys = MakeKeyToolsFileKeys(kms, options);
     ASSERT_TRUE(keys.ok()) << keys.status().ToString();
+    last_keys = *keys;
     auto io = NewLocalFileIO();
     ASSERT_TRUE(WriteExternalKeyMaterial(*io, path, *keys).ok());
     WriterOptions writer_options;
@@ -326,8 +332,28 @@ TEST(ParquetKeyToolsTest, KeyMaterialIsShapedAsParquetMrsAndItsMasterKeysMatter)
   ASSERT_EQ(ours.size(), 3u);
   for (const auto& [reference, material] : theirs) {
     ASSERT_TRUE(ours.contains(reference)) << reference;
-    EXPECT_EQ(MemberNames(ours.at(reference)), MemberNames(material)) << reference;
+    EXPECT_EQ(MemberKinds(ours.at(reference)), MemberKinds(material)) << reference;
   }
+  // Internal material is the same with "internalStorage": true, which
+  // parquet-mr's internal material adds.
+  LocalKms local(MasterKeys());
+  KeyToolsOptions internal_options = options;
+  internal_options.internal_key_material = true;
+  auto internal = MakeKeyToolsFileKeys(local, internal_options);
+  ASSERT_TRUE(internal.ok()) << internal.status().ToString();
+  auto with_storage = [](std::map<std::string, simdjson::dom::element_type> kinds) {
+    kinds.emplace("internalStorage", simdjson::dom::element_type::BOOL);
+    return kinds;
+  };
+  EXPECT_EQ(MemberKinds(*internal->properties.footer_key_metadata), with_storage(MemberKinds(theirs.at("footerKey"))));
+  EXPECT_EQ(MemberKinds(*internal->properties.column_keys.at("note").key_metadata),
+            with_storage(MemberKinds(theirs.at("columnKey0"))));
+  // An external reference is parquet-mr's three members.
+  EXPECT_EQ(
+      MemberKinds(*file.last_keys.properties.footer_key_metadata),
+      (std::map<std::string, simdjson::dom::element_type>{{"keyMaterialType", simdjson::dom::element_type::STRING},
+                                                          {"internalStorage", simdjson::dom::element_type::BOOL},
+                                                          {"keyReference", simdjson::dom::element_type::STRING}}));
   // Wrapped keys of 16-byte keys are as long as parquet-mr's, in the
   // standard base64 alphabet with padding that Java's decoder takes.
   const auto wrapped_dek = [](const std::string& material) {
@@ -338,9 +364,18 @@ TEST(ParquetKeyToolsTest, KeyMaterialIsShapedAsParquetMrsAndItsMasterKeysMatter)
   EXPECT_EQ(wrapped_dek(ours.at("footerKey")).back(), '=');
   EXPECT_EQ(wrapped_dek(ours.at("columnKey0")).find_first_of("-_"), std::string::npos);
 
-  // Without kc2 the footer and "secret" still read; "note" does not.
+  // Without kc2 the footer, "id" and "secret" still read; "note" does not.
   auto without_kc2 = MasterKeys();
   without_kc2.erase("kc2");
+  auto partial = ReadWith(path, std::make_shared<LocalKms>(without_kc2), std::vector<std::string>{"id", "secret"});
+  ASSERT_TRUE(partial.ok()) << partial.status().ToString();
+  int64_t partial_rows = 0;
+  for (const RecordBatch& b : *partial) {
+    for (int64_t r = 0; r < b.num_rows(); ++r, ++partial_rows) {
+      EXPECT_EQ(b.column(1).GetString(r), StrCat("secret-", partial_rows * 3));
+    }
+  }
+  EXPECT_EQ(partial_rows, 300);
   auto refused = ReadWith(path, std::make_shared<LocalKms>(without_kc2));
   EXPECT_EQ(refused.status().code(), StatusCode::kPermissionDenied) << refused.status().ToString();
   EXPECT_NE(refused.status().message().find("no master key 'kc2'"), std::string::npos) << refused.status().ToString();

@@ -477,9 +477,22 @@ Status Rewrite(CommandContext& ctx, const RewriteArgs& args) {
   FLOE_ASSIGN_OR_RETURN(auto out_io, ctx.FileIOFor(args.out));
   FLOE_ASSIGN_OR_RETURN(auto writer, parquet::ParquetFileWriter::Open(out_io, args.out, reader->schema(), options));
   // Key material kept beside the output is written before the output is
-  // closed, for the output cannot be read without it; and removed again
-  // when the output fails, as the writer removes its own partial file.
-  if (encryption) FLOE_RETURN_IF_ERROR(parquet::WriteExternalKeyMaterial(*out_io, args.out, *encryption));
+  // closed, for the output cannot be read without it. If the output fails,
+  // the side file is put back as it was, since the writer leaves a file
+  // already at the output path untouched, and that file needs its own key
+  // material.
+  const bool side_file = encryption && !encryption->external_key_material.empty();
+  const std::string side_file_path = parquet::ExternalKeyMaterialPath(args.out);
+  std::optional<Buffer> previous_side_file;
+  if (side_file) {
+    Result<Buffer> previous = out_io->ReadAll(side_file_path);
+    if (previous.ok()) {
+      previous_side_file = std::move(*previous);
+    } else if (previous.status().code() != StatusCode::kNotFound) {
+      return previous.status();
+    }
+    FLOE_RETURN_IF_ERROR(parquet::WriteExternalKeyMaterial(*out_io, args.out, *encryption));
+  }
   const auto copy_rows = [&]() -> Result<parquet::WrittenFile> {
     while (true) {
       FLOE_ASSIGN_OR_RETURN(std::optional<RecordBatch> batch, reader->Next());
@@ -490,8 +503,10 @@ Status Rewrite(CommandContext& ctx, const RewriteArgs& args) {
   };
   Result<parquet::WrittenFile> copied = copy_rows();
   if (!copied.ok()) {
-    if (encryption && !encryption->external_key_material.empty()) {
-      (void)out_io->Delete(parquet::ExternalKeyMaterialPath(args.out));  // best effort; the error below matters
+    if (side_file) {
+      // Best effort: the copy's error is the one to report.
+      (void)(previous_side_file ? out_io->WriteAll(side_file_path, previous_side_file->span())
+                                : out_io->Delete(side_file_path));
     }
     return copied.status();
   }

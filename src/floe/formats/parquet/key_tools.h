@@ -36,7 +36,8 @@ class KmsClient {
   virtual ~KmsClient() = default;
   // `key` wrapped with master key `master_key_id`, as base64 text for the
   // key material. PermissionDenied when the KMS refuses or does not know the
-  // master key.
+  // master key; InvalidArgument when the master key cannot wrap (LocalKms:
+  // it is not 16, 24 or 32 bytes).
   virtual Result<std::string> WrapKey(std::string_view key, std::string_view master_key_id) = 0;
   // The key `wrapped_key` (base64 text, as the key material holds it)
   // unwrapped with master key `master_key_id`. PermissionDenied when the KMS
@@ -122,13 +123,15 @@ struct KeyToolsFileKeys {
 };
 // InvalidArgument for options that name no footer master key, name an empty
 // id, give a key length that is not 16, 24 or 32 bytes, or for a `base` that
-// already has keys; the KMS's errors. The KMS is asked once per master key
-// with double wrapping, once per data key without.
+// already has keys; the KMS's errors; Internal when OpenSSL has no random
+// bytes. The KMS is asked once per master key with double wrapping, once per
+// data key without. The result holds the raw data keys: never log it.
 Result<KeyToolsFileKeys> MakeKeyToolsFileKeys(KmsClient& kms, const KeyToolsOptions& options,
                                               EncryptionProperties base = {});
 
 // Writes the side file of `file_path` (`keys.external_key_material`) through
-// `io`; does nothing for internal material.
+// `io`, replacing one already there; does nothing for internal material.
+// Returns the FileIO's error, with the file's path as context.
 Status WriteExternalKeyMaterial(FileIO& io, const std::string& file_path, const KeyToolsFileKeys& keys);
 
 }  // namespace floe::parquet
