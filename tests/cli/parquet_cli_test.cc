@@ -412,6 +412,59 @@ TEST(ParquetCliTest, RewritePageBytesCutsMorePages) {
   EXPECT_EQ(CountPages(dir.Join("rows.parquet"), 2), 7);
 }
 
+TEST(ParquetCliTest, PagesListsEachPageFromThePageIndex) {
+  testing::TempDir dir;
+  const std::string in = WriteLargerFile(dir);  // ids 0..19999 in order
+  const std::string out = dir.Join("paged.parquet");
+  auto rewrite = RunFloe({"parquet", "rewrite", in, out, "--page-rows", "3000", "--dictionary", "off"}, kCleanEnv);
+  ASSERT_EQ(rewrite.exit_code, 0) << rewrite.err;
+  auto pages = RunFloe({"--format", "csv", "parquet", "pages", out, "--columns", "id"}, kCleanEnv);
+  ASSERT_EQ(pages.exit_code, 0) << pages.err;
+  std::vector<std::string> lines;
+  for (const std::string_view line : Split(Trim(pages.out), '\n')) lines.emplace_back(line);
+  ASSERT_EQ(lines.size(), 8u) << pages.out;
+  EXPECT_EQ(lines[0], "row_group,column,page,offset,bytes,first_row,rows,nulls,min,max,note");
+  int64_t last_offset = 0;
+  for (int p = 0; p < 7; ++p) {
+    const std::vector<std::string_view> cells = Split(lines[static_cast<size_t>(p) + 1], ',');
+    ASSERT_EQ(cells.size(), 11u) << lines[static_cast<size_t>(p) + 1];
+    EXPECT_EQ(cells[2], std::to_string(p));
+    const int64_t offset = std::stoll(std::string(cells[3]));
+    EXPECT_GT(offset, last_offset);
+    last_offset = offset;
+    EXPECT_GT(std::stoll(std::string(cells[4])), 0);
+    const int64_t first = int64_t{3000} * p;
+    const int64_t rows = std::min<int64_t>(3000, 20000 - first);
+    EXPECT_EQ(cells[5], std::to_string(first));
+    EXPECT_EQ(cells[6], std::to_string(rows));
+    EXPECT_EQ(cells[7], "0");
+    EXPECT_EQ(cells[8], std::to_string(first));
+    EXPECT_EQ(cells[9], std::to_string(first + rows - 1));
+    EXPECT_EQ(cells[10], "");
+  }
+
+  // A file written without a page index, and an encrypted column whose key
+  // is not given: one row each, saying so.
+  const std::string data = std::string(FLOE_SHARED_DIR) + "/fixtures/parquet-testing/data/";
+  auto plain = RunFloe({"--format", "csv", "parquet", "pages", data + "alltypes_plain.parquet", "--columns", "id"},
+                       kCleanEnv);
+  ASSERT_EQ(plain.exit_code, 0) << plain.err;
+  EXPECT_NE(plain.out.find("\n0,id,,,,,,,,,no page index\n"), std::string::npos) << plain.out;
+  auto keyless =
+      RunFloe({"--format", "csv", "parquet", "pages", data + "encrypt_columns_and_footer.parquet.encrypted",
+               "--footer-key", "30313233343536373839303132333435", "--columns", "double_field,int64_field"},
+              kCleanEnv);
+  ASSERT_EQ(keyless.exit_code, 0) << keyless.err;
+  EXPECT_NE(keyless.out.find("\n0,double_field,,,,,,,,,\"encrypted, no key for its page index\"\n"),
+            std::string::npos)
+      << keyless.out;
+  EXPECT_NE(keyless.out.find("\n0,int64_field,0,"), std::string::npos) << keyless.out;
+
+  auto unknown = RunFloe({"parquet", "pages", out, "--columns", "nope"}, kCleanEnv);
+  EXPECT_NE(unknown.exit_code, 0);
+  EXPECT_NE(unknown.err.find("no leaf column 'nope'"), std::string::npos) << unknown.err;
+}
+
 TEST(ParquetCliTest, EncryptedFilesReadWithKeysAndMetaSaysHowTheyAreEncrypted) {
   const std::string data = std::string(FLOE_SHARED_DIR) + "/fixtures/parquet-testing/data/";
   // data/README.md's keys, ASCII digits, in hex.

@@ -17,6 +17,7 @@
 #include "floe/formats/parquet/file_reader.h"
 #include "floe/formats/parquet/file_writer.h"
 #include "floe/formats/parquet/key_tools.h"
+#include "floe/formats/parquet/page_index.h"
 #include "floe/formats/parquet/record_batch_reader.h"
 #include "floe/formats/parquet/statistics.h"
 
@@ -290,6 +291,104 @@ Status Meta(CommandContext& ctx, const FileArgs& args) {
   return PrintBatches(ctx, schema, {batch});
 }
 
+struct PagesArgs {
+  std::string path;
+  std::string columns;  // comma-separated dotted leaf paths; empty: all
+  KeyArgs keys;
+};
+
+// One row per data page of each column chunk, from the page index: where
+// the page is, its rows, nulls and bounds. A chunk without an offset index,
+// or whose index cannot be decrypted, is one row saying so.
+Status Pages(CommandContext& ctx, const PagesArgs& args) {
+  FLOE_ASSIGN_OR_RETURN(auto reader, OpenParquet(ctx, args.path, args.keys));
+  const parquet::FileMetaData& md = reader->metadata();
+  std::vector<int> columns;
+  if (args.columns.empty()) {
+    for (int c = 0; c < reader->schema().num_columns(); ++c) columns.push_back(c);
+  } else {
+    for (const std::string_view name : Split(args.columns, ',')) {
+      const std::string path(Trim(name));
+      int found = -1;
+      for (int c = 0; c < reader->schema().num_columns(); ++c) {
+        if (reader->schema().column(c).dotted_path() == path) found = c;
+      }
+      if (found < 0) return Status::InvalidArgument(StrCat("--columns: no leaf column ", Quote(path)));
+      columns.push_back(found);
+    }
+  }
+
+  static const auto schema = std::make_shared<const floe::Schema>(std::vector<Field>{
+      Field("row_group", DataType::Int32(), false), Field("column", DataType::Utf8(), false),
+      Field("page", DataType::Int32(), true), Field("offset", DataType::Int64(), true),
+      Field("bytes", DataType::Int64(), true), Field("first_row", DataType::Int64(), true),
+      Field("rows", DataType::Int64(), true), Field("nulls", DataType::Int64(), true),
+      Field("min", DataType::Utf8(), true), Field("max", DataType::Utf8(), true),
+      Field("note", DataType::Utf8(), true)});
+  PrimitiveBuilder<int32_t> group_b, page_b;
+  PrimitiveBuilder<int64_t> offset_b, bytes_b, first_b, rows_b, nulls_b;
+  StringBuilder column_b, min_b, max_b, note_b;
+  const auto chunk_only = [&](int g, const std::string& column, const std::string& note) -> Status {
+    FLOE_RETURN_IF_ERROR(group_b.Append(g));
+    FLOE_RETURN_IF_ERROR(column_b.Append(column));
+    FLOE_RETURN_IF_ERROR(page_b.AppendNulls(1));
+    for (PrimitiveBuilder<int64_t>* b : {&offset_b, &bytes_b, &first_b, &rows_b, &nulls_b}) {
+      FLOE_RETURN_IF_ERROR(b->AppendNulls(1));
+    }
+    FLOE_RETURN_IF_ERROR(min_b.AppendNulls(1));
+    FLOE_RETURN_IF_ERROR(max_b.AppendNulls(1));
+    return note_b.Append(note);
+  };
+  for (int g = 0; g < reader->num_row_groups(); ++g) {
+    const parquet::RowGroup& row_group = md.row_groups[static_cast<size_t>(g)];
+    for (const int c : columns) {
+      const auto& desc = reader->schema().column(c);
+      const parquet::ColumnChunk& chunk = row_group.columns[static_cast<size_t>(c)];
+      if (!chunk.offset_index_offset) {
+        FLOE_RETURN_IF_ERROR(chunk_only(g, desc.dotted_path(), "no page index"));
+        continue;
+      }
+      const int one[] = {c};
+      auto index = parquet::ReadPageIndex(*reader, g, one);
+      if (!index.ok() && index.status().IsPermissionDenied() && ChunkEncryptionText(chunk)) {
+        FLOE_RETURN_IF_ERROR(chunk_only(g, desc.dotted_path(), "encrypted, no key for its page index"));
+        continue;
+      }
+      FLOE_RETURN_IF_ERROR(index.status());
+      const parquet::ColumnPageIndex& pages = (*index)[0];
+      const std::vector<parquet::PageLocation>& locations = pages.offset_index->page_locations;
+      const parquet::ColumnIndex* bounds = pages.column_index ? &*pages.column_index : nullptr;
+      for (size_t p = 0; p < locations.size(); ++p) {
+        const parquet::PageLocation& page = locations[p];
+        const int64_t end_row = p + 1 < locations.size() ? locations[p + 1].first_row_index : row_group.num_rows;
+        FLOE_RETURN_IF_ERROR(group_b.Append(g));
+        FLOE_RETURN_IF_ERROR(column_b.Append(desc.dotted_path()));
+        FLOE_RETURN_IF_ERROR(page_b.Append(static_cast<int32_t>(p)));
+        FLOE_RETURN_IF_ERROR(offset_b.Append(page.offset));
+        FLOE_RETURN_IF_ERROR(bytes_b.Append(page.compressed_page_size));
+        FLOE_RETURN_IF_ERROR(first_b.Append(page.first_row_index));
+        FLOE_RETURN_IF_ERROR(rows_b.Append(end_row - page.first_row_index));
+        const bool null_page = bounds && bounds->null_pages[p];
+        FLOE_RETURN_IF_ERROR(bounds && bounds->null_counts ? nulls_b.Append((*bounds->null_counts)[p])
+                                                           : nulls_b.AppendNulls(1));
+        FLOE_RETURN_IF_ERROR(bounds && !null_page
+                                 ? min_b.Append(parquet::FormatStatisticsValue(desc, bounds->min_values[p]))
+                                 : min_b.AppendNulls(1));
+        FLOE_RETURN_IF_ERROR(bounds && !null_page
+                                 ? max_b.Append(parquet::FormatStatisticsValue(desc, bounds->max_values[p]))
+                                 : max_b.AppendNulls(1));
+        FLOE_RETURN_IF_ERROR(!bounds     ? note_b.Append("no column index")
+                             : null_page ? note_b.Append("all null")
+                                         : note_b.AppendNulls(1));
+      }
+    }
+  }
+  FLOE_ASSIGN_OR_RETURN(RecordBatch batch,
+                        FinishBatch(schema, {&group_b, &column_b, &page_b, &offset_b, &bytes_b, &first_b, &rows_b,
+                                             &nulls_b, &min_b, &max_b, &note_b}));
+  return PrintBatches(ctx, schema, {batch});
+}
+
 struct CatArgs {
   std::string path;
   std::string columns;  // comma-separated top-level names; empty: all
@@ -520,7 +619,7 @@ Status Rewrite(CommandContext& ctx, const RewriteArgs& args) {
 }  // namespace
 
 void AddParquetCommands(CLI::App& app, CommandSet& commands) {
-  CLI::App* parquet = commands.AddGroup(app, "parquet", "Parquet files: schema, meta, cat, rewrite");
+  CLI::App* parquet = commands.AddGroup(app, "parquet", "Parquet files: schema, meta, pages, cat, rewrite");
 
   auto* schema_args = &commands.Keep<FileArgs>();
   CLI::App* schema = commands.Add(*parquet, "schema", "The schema tree with logical types and field ids",
@@ -533,6 +632,14 @@ void AddParquetCommands(CLI::App& app, CommandSet& commands) {
                                 [meta_args](CommandContext& ctx) { return Meta(ctx, *meta_args); });
   meta->add_option("file", meta_args->path, "Parquet file location")->required();
   AddKeyOptions(meta, &meta_args->keys);
+
+  auto* pages_args = &commands.Keep<PagesArgs>();
+  CLI::App* pages = commands.Add(*parquet, "pages",
+                                 "Each data page from the page index: offset, bytes, rows, nulls, min and max",
+                                 [pages_args](CommandContext& ctx) { return Pages(ctx, *pages_args); });
+  pages->add_option("file", pages_args->path, "Parquet file location")->required();
+  pages->add_option("--columns", pages_args->columns, "Leaf columns to list, comma-separated dotted paths");
+  AddKeyOptions(pages, &pages_args->keys);
 
   auto* cat_args = &commands.Keep<CatArgs>();
   CLI::App* cat = commands.Add(*parquet, "cat", "The rows (--format table|csv|json|jsonl)",

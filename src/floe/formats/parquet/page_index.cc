@@ -114,12 +114,25 @@ Result<std::vector<ColumnPageIndex>> ReadPageIndex(const ParquetFileReader& file
   }
   for (size_t p = 0; p < out.size(); ++p) {
     const ColumnPageIndex& index = out[p];
-    if (index.column_index && index.offset_index &&
-        index.column_index->null_pages.size() != index.offset_index->page_locations.size()) {
+    const auto corrupt = [&](const std::string& what) {
       return Status::Corrupt(StrCat("parquet file ", Quote(file.path()), ": column ",
                                     Quote(file.schema().column(columns[p]).dotted_path()), " in row group ",
-                                    row_group, ": column index has ", index.column_index->null_pages.size(),
-                                    " pages, offset index ", index.offset_index->page_locations.size()));
+                                    row_group, ": ", what));
+    };
+    if (index.column_index && index.offset_index &&
+        index.column_index->null_pages.size() != index.offset_index->page_locations.size()) {
+      return corrupt(StrCat("column index has ", index.column_index->null_pages.size(), " pages, offset index ",
+                            index.offset_index->page_locations.size()));
+    }
+    // Every list of the column index has one entry per page.
+    if (const ColumnIndex* ci = index.column_index ? &*index.column_index : nullptr) {
+      const size_t pages = ci->null_pages.size();
+      if (ci->min_values.size() != pages || ci->max_values.size() != pages ||
+          (ci->null_counts && ci->null_counts->size() != pages)) {
+        return corrupt(StrCat("column index has ", pages, " null_pages but ", ci->min_values.size(),
+                              " min_values, ", ci->max_values.size(), " max_values",
+                              ci->null_counts ? StrCat(" and ", ci->null_counts->size(), " null_counts") : ""));
+      }
     }
   }
   return out;

@@ -27,7 +27,8 @@ struct ColumnPageIndex {
 // request, in the order of `columns`. InvalidArgument for a bad row group or
 // column; Corrupt (naming file, column and row group) when an index lies
 // outside the file, does not decode, or does not match the chunk (page
-// counts differ, rows not increasing from 0).
+// counts differ, a column index list with another count than its pages,
+// rows not increasing from 0).
 Result<std::vector<ColumnPageIndex>> ReadPageIndex(const ParquetFileReader& file, int row_group,
                                                    std::span<const int> columns);
 
