@@ -2,14 +2,20 @@
 // and scanned to the end with every column, in small batches (so records
 // spanning pages and batches are exercised) and within a small memory budget
 // (so inflating pages must be refused, not allocated), with the keys of the
-// encrypted seeds. Any error is fine; a crash, UB, leak or an array that
-// fails validation is not.
+// encrypted seeds. Then what pruning reads beside the data: each chunk's
+// page index, the statistics of each of its pages, and its bloom filter.
+// Any error is fine; a crash, UB, leak or an array that fails validation is
+// not.
 
 #include <cstdint>
+#include <algorithm>
 #include <cstdlib>
 #include <string>
 
+#include "floe/formats/parquet/bloom_filter_reader.h"
+#include "floe/formats/parquet/page_index.h"
 #include "floe/formats/parquet/record_batch_reader.h"
+#include "floe/formats/parquet/statistics.h"
 #include "floe/io/file_io.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -37,13 +43,32 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   floe::parquet::ScanOptions scan;
   scan.batch_size = 97;
   auto reader = floe::parquet::ParquetRecordBatchReader::Make(file, scan);
-  if (!reader.ok()) return 0;
-  // Bound the work per input: a tiny file may declare billions of rows.
-  for (int batches = 0; batches < 2000; ++batches) {
-    auto batch = (*reader)->Next();
-    if (!batch.ok() || !batch->has_value()) break;
-    for (const floe::Array& column : (*batch)->columns()) {
-      if (!column.Validate().ok()) std::abort();
+  if (reader.ok()) {
+    // Bound the work per input: a tiny file may declare billions of rows.
+    for (int batches = 0; batches < 2000; ++batches) {
+      auto batch = (*reader)->Next();
+      if (!batch.ok() || !batch->has_value()) break;
+      for (const floe::Array& column : (*batch)->columns()) {
+        if (!column.Validate().ok()) std::abort();
+      }
+    }
+  }
+  // The page indexes, page statistics and bloom filters of the first row
+  // groups and columns (bounded, as above).
+  const int row_groups = std::min(file->num_row_groups(), 4);
+  const int columns = std::min(file->schema().num_columns(), 16);
+  for (int g = 0; g < row_groups; ++g) {
+    for (int c = 0; c < columns; ++c) {
+      const int one[] = {c};
+      auto index = floe::parquet::ReadPageIndex(*file, g, one);
+      if (index.ok() && (*index)[0].column_index) {
+        const floe::parquet::ColumnIndex& ci = *(*index)[0].column_index;
+        for (size_t p = 0; p < ci.null_pages.size(); ++p) {
+          (void)floe::parquet::PageStatistics(file->schema().column(c), ci, p);
+        }
+      }
+      auto bloom = floe::parquet::ReadBloomFilter(*file, g, c);
+      if (bloom.ok() && *bloom) (void)(*bloom)->Check(0x9e3779b97f4a7c15ULL);
     }
   }
   return 0;
