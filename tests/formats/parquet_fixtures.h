@@ -15,6 +15,8 @@
 #include <string>
 #include <vector>
 
+#include "floe/base/bytes.h"
+
 namespace floe::parquet::testing {
 
 inline std::string ParquetTestingDir() { return std::string(FLOE_SHARED_DIR) + "/fixtures/parquet-testing"; }
@@ -39,9 +41,7 @@ inline std::vector<std::string> FilesEndingWith(const std::string& dir, const st
   return out;
 }
 
-inline std::span<const uint8_t> AsBytes(const std::string& s) {
-  return {reinterpret_cast<const uint8_t*>(s.data()), s.size()};
-}
+using ::floe::AsBytes;  // floe/base/bytes.h, for the tests that say testing::AsBytes
 
 // The footer of a whole Parquet file: the bytes before the trailing 4-byte
 // little-endian length and 4-byte magic ("PAR1", or "PARE" for an encrypted
