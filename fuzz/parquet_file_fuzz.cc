@@ -7,8 +7,8 @@
 // Any error is fine; a crash, UB, leak or an array that fails validation is
 // not.
 
-#include <cstdint>
 #include <algorithm>
+#include <cstdint>
 #include <cstdlib>
 #include <string>
 

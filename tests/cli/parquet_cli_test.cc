@@ -446,17 +446,15 @@ TEST(ParquetCliTest, PagesListsEachPageFromThePageIndex) {
   // A file written without a page index, and an encrypted column whose key
   // is not given: one row each, saying so.
   const std::string data = std::string(FLOE_SHARED_DIR) + "/fixtures/parquet-testing/data/";
-  auto plain = RunFloe({"--format", "csv", "parquet", "pages", data + "alltypes_plain.parquet", "--columns", "id"},
-                       kCleanEnv);
+  auto plain =
+      RunFloe({"--format", "csv", "parquet", "pages", data + "alltypes_plain.parquet", "--columns", "id"}, kCleanEnv);
   ASSERT_EQ(plain.exit_code, 0) << plain.err;
   EXPECT_NE(plain.out.find("\n0,id,,,,,,,,,no page index\n"), std::string::npos) << plain.out;
-  auto keyless =
-      RunFloe({"--format", "csv", "parquet", "pages", data + "encrypt_columns_and_footer.parquet.encrypted",
-               "--footer-key", "30313233343536373839303132333435", "--columns", "double_field,int64_field"},
-              kCleanEnv);
+  auto keyless = RunFloe({"--format", "csv", "parquet", "pages", data + "encrypt_columns_and_footer.parquet.encrypted",
+                          "--footer-key", "30313233343536373839303132333435", "--columns", "double_field,int64_field"},
+                         kCleanEnv);
   ASSERT_EQ(keyless.exit_code, 0) << keyless.err;
-  EXPECT_NE(keyless.out.find("\n0,double_field,,,,,,,,,\"encrypted, no key for its page index\"\n"),
-            std::string::npos)
+  EXPECT_NE(keyless.out.find("\n0,double_field,,,,,,,,,\"encrypted, no key for its page index\"\n"), std::string::npos)
       << keyless.out;
   EXPECT_NE(keyless.out.find("\n0,int64_field,0,"), std::string::npos) << keyless.out;
 
@@ -604,14 +602,25 @@ TEST(ParquetCliTest, RewriteEncryptsWithKeyToolsAndTheMasterKeysReadItBack) {
   for (const bool external : {false, true}) {
     SCOPED_TRACE(external ? "external key material" : "internal key material");
     const std::string out = dir.Join(external ? "external.parquet" : "internal.parquet");
-    std::vector<std::string> rewrite = {"parquet", "rewrite", in, out, "--master-key", kf, "--master-key", kc,
-                                        "--encrypt-footer-master-key", "kf", "--encrypt-column-master-keys",
-                                        "kc:string_col,date_string_col", "--data-key-bits", "256"};
+    std::vector<std::string> rewrite = {"parquet",
+                                        "rewrite",
+                                        in,
+                                        out,
+                                        "--master-key",
+                                        kf,
+                                        "--master-key",
+                                        kc,
+                                        "--encrypt-footer-master-key",
+                                        "kf",
+                                        "--encrypt-column-master-keys",
+                                        "kc:string_col,date_string_col",
+                                        "--data-key-bits",
+                                        "256"};
     if (external) rewrite.push_back("--external-key-material");
     auto written = RunFloe(rewrite, kCleanEnv);
     ASSERT_EQ(written.exit_code, 0) << written.err;
-    EXPECT_EQ(std::filesystem::exists(dir.Join(StrCat("_KEY_MATERIAL_FOR_", external ? "external" : "internal",
-                                                      ".parquet.json"))),
+    EXPECT_EQ(std::filesystem::exists(
+                  dir.Join(StrCat("_KEY_MATERIAL_FOR_", external ? "external" : "internal", ".parquet.json"))),
               external);
 
     auto back = RunFloe({"parquet", "cat", out, "--format", "csv", "--master-key", kf, "--master-key", kc}, kCleanEnv);
@@ -650,8 +659,7 @@ TEST(ParquetCliTest, RewriteEncryptsWithKeyToolsAndTheMasterKeysReadItBack) {
                                  "--encrypt-footer-master-key", "kf", "--encrypt-column-master-keys", "kf:strnig_col"},
                                 kCleanEnv);
   EXPECT_NE(unknown_column.exit_code, 0);
-  EXPECT_NE(unknown_column.err.find("'strnig_col', which is no leaf column"), std::string::npos)
-      << unknown_column.err;
+  EXPECT_NE(unknown_column.err.find("'strnig_col', which is no leaf column"), std::string::npos) << unknown_column.err;
   EXPECT_FALSE(std::filesystem::exists(never));
   EXPECT_FALSE(std::filesystem::exists(dir.Join("_KEY_MATERIAL_FOR_never.parquet.json")));
 

@@ -281,10 +281,9 @@ TEST_F(ParquetEncryptionPythonTest, KeyToolsMaterialUnwrapsWithTheMasterKeys) {
     base.ctr_pages = true;
     auto keys = MakeKeyToolsFileKeys(kms, key_tools, base);
     ASSERT_TRUE(keys.ok()) << keys.status().ToString();
-    const std::string path = dir.Join(internal ? "internal.parquet" : "external.parquet");
+    const std::string path = Write(internal ? "internal.parquet" : "external.parquet",
+                                   Options(keys->properties, compression::Codec::kZstd, 1, true));
     ASSERT_TRUE(WriteExternalKeyMaterial(*NewLocalFileIO(), path, *keys).ok());
-    Write(internal ? "internal.parquet" : "external.parquet",
-          Options(keys->properties, compression::Codec::kZstd, 1, true));
     ExpectValues(RunScript(path, masters), 4, 2 * 3, 3, true);
 
     std::vector<std::string> wrong = masters;

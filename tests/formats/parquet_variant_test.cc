@@ -3,8 +3,6 @@
 // JSON Spark (and Iceberg's test code) printed for it — and on hand-made
 // malformed bytes, which must give a clear error.
 
-#include "floe/formats/parquet/variant/variant_decoder.h"
-
 #include <gtest/gtest.h>
 #include <simdjson.h>
 
@@ -14,8 +12,9 @@
 #include <set>
 #include <string>
 
-#include "floe/columnar/civil_time.h"
 #include "floe/base/base64.h"
+#include "floe/columnar/civil_time.h"
+#include "floe/formats/parquet/variant/variant_decoder.h"
 #include "parquet_fixtures.h"
 
 namespace floe::parquet {

@@ -114,9 +114,7 @@ Buffer Buffer::CopyOf(std::span<const uint8_t> bytes) {
   return b;
 }
 
-Buffer Buffer::CopyOf(std::string_view bytes) {
-  return CopyOf(AsBytes(bytes));
-}
+Buffer Buffer::CopyOf(std::string_view bytes) { return CopyOf(AsBytes(bytes)); }
 
 Buffer Buffer::FromString(std::string bytes) {
   auto owner = std::make_shared<const std::string>(std::move(bytes));

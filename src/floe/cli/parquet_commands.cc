@@ -318,13 +318,13 @@ Status Pages(CommandContext& ctx, const PagesArgs& args) {
     }
   }
 
-  static const auto schema = std::make_shared<const floe::Schema>(std::vector<Field>{
-      Field("row_group", DataType::Int32(), false), Field("column", DataType::Utf8(), false),
-      Field("page", DataType::Int32(), true), Field("offset", DataType::Int64(), true),
-      Field("bytes", DataType::Int64(), true), Field("first_row", DataType::Int64(), true),
-      Field("rows", DataType::Int64(), true), Field("nulls", DataType::Int64(), true),
-      Field("min", DataType::Utf8(), true), Field("max", DataType::Utf8(), true),
-      Field("note", DataType::Utf8(), true)});
+  static const auto schema = std::make_shared<const floe::Schema>(
+      std::vector<Field>{Field("row_group", DataType::Int32(), false), Field("column", DataType::Utf8(), false),
+                         Field("page", DataType::Int32(), true), Field("offset", DataType::Int64(), true),
+                         Field("bytes", DataType::Int64(), true), Field("first_row", DataType::Int64(), true),
+                         Field("rows", DataType::Int64(), true), Field("nulls", DataType::Int64(), true),
+                         Field("min", DataType::Utf8(), true), Field("max", DataType::Utf8(), true),
+                         Field("note", DataType::Utf8(), true)});
   PrimitiveBuilder<int32_t> group_b, page_b;
   PrimitiveBuilder<int64_t> offset_b, bytes_b, first_b, rows_b, nulls_b;
   StringBuilder column_b, min_b, max_b, note_b;
@@ -383,9 +383,8 @@ Status Pages(CommandContext& ctx, const PagesArgs& args) {
       }
     }
   }
-  FLOE_ASSIGN_OR_RETURN(RecordBatch batch,
-                        FinishBatch(schema, {&group_b, &column_b, &page_b, &offset_b, &bytes_b, &first_b, &rows_b,
-                                             &nulls_b, &min_b, &max_b, &note_b}));
+  FLOE_ASSIGN_OR_RETURN(RecordBatch batch, FinishBatch(schema, {&group_b, &column_b, &page_b, &offset_b, &bytes_b,
+                                                                &first_b, &rows_b, &nulls_b, &min_b, &max_b, &note_b}));
   return PrintBatches(ctx, schema, {batch});
 }
 
@@ -456,8 +455,8 @@ Result<std::map<std::string, std::string>> ColumnMasterKeysFromArg(std::string_v
     const size_t colon = entry.find(':');
     const std::string_view id = Trim(entry.substr(0, colon == std::string_view::npos ? 0 : colon));
     if (colon == std::string_view::npos || id.empty()) {
-      return Status::InvalidArgument(StrCat("--encrypt-column-master-keys takes ID:COLUMN,COLUMN;ID:COLUMN,..., not ",
-                                            Quote(entry)));
+      return Status::InvalidArgument(
+          StrCat("--encrypt-column-master-keys takes ID:COLUMN,COLUMN;ID:COLUMN,..., not ", Quote(entry)));
     }
     for (const std::string_view column : Split(entry.substr(colon + 1), ',')) {
       const std::string path(Trim(column));
@@ -634,9 +633,9 @@ void AddParquetCommands(CLI::App& app, CommandSet& commands) {
   AddKeyOptions(meta, &meta_args->keys);
 
   auto* pages_args = &commands.Keep<PagesArgs>();
-  CLI::App* pages = commands.Add(*parquet, "pages",
-                                 "Each data page from the page index: offset, bytes, rows, nulls, min and max",
-                                 [pages_args](CommandContext& ctx) { return Pages(ctx, *pages_args); });
+  CLI::App* pages =
+      commands.Add(*parquet, "pages", "Each data page from the page index: offset, bytes, rows, nulls, min and max",
+                   [pages_args](CommandContext& ctx) { return Pages(ctx, *pages_args); });
   pages->add_option("file", pages_args->path, "Parquet file location")->required();
   pages->add_option("--columns", pages_args->columns, "Leaf columns to list, comma-separated dotted paths");
   AddKeyOptions(pages, &pages_args->keys);

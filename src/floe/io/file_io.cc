@@ -135,8 +135,7 @@ Status FileIO::WriteAll(const std::string& path, std::span<const uint8_t> data, 
 }
 
 Status FileIO::WriteAll(const std::string& path, std::string_view data, const WriteOptions& options) {
-  return WriteAll(path, AsBytes(data),
-                  options);
+  return WriteAll(path, AsBytes(data), options);
 }
 
 Status FileIO::PutIfAbsent(const std::string& path, std::string_view data, bool durable) {

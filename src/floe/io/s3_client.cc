@@ -342,11 +342,7 @@ Status S3Client::CompleteMultipartUpload(const std::string& bucket, const std::s
                                          const std::string& upload_id, const std::vector<S3CompletedPart>& parts,
                                          int64_t total_size, bool if_absent) {
   const std::string body = CompleteMultipartUploadBody(parts);
-  Call call{.method = "POST",
-            .bucket = bucket,
-            .key = key,
-            .query = {{"uploadId", upload_id}},
-            .body = AsBytes(body)};
+  Call call{.method = "POST", .bucket = bucket, .key = key, .query = {{"uploadId", upload_id}}, .body = AsBytes(body)};
   if (if_absent) call.headers.emplace_back("if-none-match", "*");
   for (int round = 0; round < retry_.max_attempts; ++round) {
     FLOE_ASSIGN_OR_RETURN(HttpResponse r, Execute(call));
@@ -450,10 +446,7 @@ Status S3Client::CreateBucket(const std::string& bucket) {
     body = StrCat("<CreateBucketConfiguration><LocationConstraint>", XmlEscape(config_.region),
                   "</LocationConstraint></CreateBucketConfiguration>");
   }
-  Call call{.method = "PUT",
-            .bucket = bucket,
-            .key = "",
-            .body = AsBytes(body)};
+  Call call{.method = "PUT", .bucket = bucket, .key = "", .body = AsBytes(body)};
   FLOE_ASSIGN_OR_RETURN(HttpResponse r, Execute(call));
   if (Is2xx(r.status) || ParseS3Error(r.body).code == "BucketAlreadyOwnedByYou") return Status::OK();
   return ErrorFor(call, r);

@@ -92,9 +92,7 @@ std::string Sha256Hex(std::span<const uint8_t> data) {
   return ToHex(digest, sizeof digest);
 }
 
-std::string Sha256Hex(std::string_view data) {
-  return Sha256Hex(AsBytes(data));
-}
+std::string Sha256Hex(std::string_view data) { return Sha256Hex(AsBytes(data)); }
 
 SigV4Signer::SigV4Signer(AwsCredentials credentials, std::string region, std::string service)
     : credentials_(std::move(credentials)), region_(std::move(region)), service_(std::move(service)) {}

@@ -87,9 +87,7 @@ Status ContainerWriter::AppendEncoded(std::string_view row) {
 Status ContainerWriter::Flush() {
   if (block_rows_ == 0) return Status::OK();
   scratch_.clear();
-  FLOE_RETURN_IF_ERROR(CompressBlock(
-      options_.codec, AsBytes(block_),
-      options_.level, &scratch_));
+  FLOE_RETURN_IF_ERROR(CompressBlock(options_.codec, AsBytes(block_), options_.level, &scratch_));
   std::string head;
   Encoder e(&head);
   e.WriteLong(block_rows_);

@@ -195,8 +195,7 @@ Status ColumnChunkWriterBase::AppendPage(const PageHeader& header, std::span<con
     std::string plain_header = std::move(header_);
     header_.clear();
     FLOE_RETURN_IF_ERROR(encryptor->Append(data_page ? ModuleType::kDataPageHeader : ModuleType::kDictionaryPageHeader,
-                                           AsBytes(plain_header),
-                                           page_ordinal, &header_));
+                                           AsBytes(plain_header), page_ordinal, &header_));
   }
   if (data_page) ++chunk_data_pages_;
   out->insert(out->end(), header_.begin(), header_.end());

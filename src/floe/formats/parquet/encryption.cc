@@ -42,7 +42,7 @@ const EVP_CIPHER* CtrCipher(size_t key_bytes) {
   }
 }
 
-const unsigned char* Bytes(const std::string& s) { return reinterpret_cast<const unsigned char*>(s.data()); }
+const unsigned char* Bytes(std::string_view s) { return reinterpret_cast<const unsigned char*>(s.data()); }
 
 bool IsPage(ModuleType type) { return type == ModuleType::kDataPage || type == ModuleType::kDictionaryPage; }
 
@@ -89,9 +89,8 @@ Status GcmSeal(std::string_view key, const uint8_t* nonce, std::string_view aad,
   int tail = 0;
   if (ctx == nullptr || EVP_EncryptInit_ex(ctx.get(), cipher, nullptr, nullptr, nullptr) != 1 ||
       EVP_CIPHER_CTX_ctrl(ctx.get(), EVP_CTRL_GCM_SET_IVLEN, kNonceBytes, nullptr) != 1 ||
-      EVP_EncryptInit_ex(ctx.get(), nullptr, nullptr, reinterpret_cast<const unsigned char*>(key.data()), nonce) != 1 ||
-      EVP_EncryptUpdate(ctx.get(), nullptr, &n, reinterpret_cast<const unsigned char*>(aad.data()),
-                        static_cast<int>(aad.size())) != 1 ||
+      EVP_EncryptInit_ex(ctx.get(), nullptr, nullptr, Bytes(key), nonce) != 1 ||
+      EVP_EncryptUpdate(ctx.get(), nullptr, &n, Bytes(aad), static_cast<int>(aad.size())) != 1 ||
       EVP_EncryptUpdate(ctx.get(), out, &n, text.data(), static_cast<int>(text.size())) != 1 ||
       EVP_EncryptFinal_ex(ctx.get(), out + n, &tail) != 1 ||
       EVP_CIPHER_CTX_ctrl(ctx.get(), EVP_CTRL_GCM_GET_TAG, kTagBytes, tag) != 1) {
@@ -126,9 +125,8 @@ Result<bool> GcmOpen(std::string_view key, const uint8_t* nonce, size_t text_siz
   int tail = 0;
   if (ctx == nullptr || EVP_DecryptInit_ex(ctx.get(), cipher, nullptr, nullptr, nullptr) != 1 ||
       EVP_CIPHER_CTX_ctrl(ctx.get(), EVP_CTRL_GCM_SET_IVLEN, kNonceBytes, nullptr) != 1 ||
-      EVP_DecryptInit_ex(ctx.get(), nullptr, nullptr, reinterpret_cast<const unsigned char*>(key.data()), nonce) != 1 ||
-      EVP_DecryptUpdate(ctx.get(), nullptr, &n, reinterpret_cast<const unsigned char*>(aad.data()),
-                        static_cast<int>(aad.size())) != 1 ||
+      EVP_DecryptInit_ex(ctx.get(), nullptr, nullptr, Bytes(key), nonce) != 1 ||
+      EVP_DecryptUpdate(ctx.get(), nullptr, &n, Bytes(aad), static_cast<int>(aad.size())) != 1 ||
       EVP_DecryptUpdate(ctx.get(), out, &n, text, static_cast<int>(text_size)) != 1 ||
       EVP_CIPHER_CTX_ctrl(ctx.get(), EVP_CTRL_GCM_SET_TAG, kTagBytes, tag) != 1) {
     return Status::Internal("OpenSSL AES-GCM decryption failed");
@@ -165,8 +163,8 @@ Result<std::string> SealAesGcmBlob(std::string_view key, std::string_view plain,
   std::string blob(kNonceBytes + plain.size() + kTagBytes, '\0');
   auto* bytes = reinterpret_cast<uint8_t*>(blob.data());
   if (RAND_bytes(bytes, static_cast<int>(kNonceBytes)) != 1) return Status::Internal("OpenSSL: no random nonce");
-  FLOE_RETURN_IF_ERROR(GcmSeal(key, bytes, aad, AsBytes(plain),
-                               bytes + kNonceBytes, bytes + kNonceBytes + plain.size()));
+  FLOE_RETURN_IF_ERROR(
+      GcmSeal(key, bytes, aad, AsBytes(plain), bytes + kNonceBytes, bytes + kNonceBytes + plain.size()));
   return blob;
 }
 

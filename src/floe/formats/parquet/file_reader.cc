@@ -189,8 +189,7 @@ Status ParquetFileReader::DecryptColumnMetaData(FileMetaData* metadata, const st
         continue;
       }
       const auto& bytes = *chunk.encrypted_column_metadata;
-      auto plain = decryptor->Decrypt(ModuleType::kColumnMetaData,
-                                      AsBytes(bytes));
+      auto plain = decryptor->Decrypt(ModuleType::kColumnMetaData, AsBytes(bytes));
       if (!plain.ok()) {
         defer(plain.status().WithContext(StrCat(where, ": encrypted metadata")));
         continue;

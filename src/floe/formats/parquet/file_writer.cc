@@ -113,9 +113,7 @@ struct ParquetFileWriter::State {
     offset += static_cast<int64_t>(bytes.size());
     return Status::OK();
   }
-  Status Append(std::string_view bytes) {
-    return Append(AsBytes(bytes));
-  }
+  Status Append(std::string_view bytes) { return Append(AsBytes(bytes)); }
 
   // Appends a column or offset index of chunk (g, c), as a module of its own
   // when the column is encrypted; *bytes is scratch.
@@ -321,9 +319,7 @@ Status ParquetFileWriter::FlushRowGroup() {
       auto encryptor = s.encryption->ForColumn(static_cast<int64_t>(s.row_groups.size()), static_cast<int>(i));
       if (!encryptor.ok()) return Fail(encryptor.status());
       encrypted.clear();
-      FLOE_RETURN_IF_ERROR(Fail(encryptor->Append(
-          ModuleType::kBloomFilterHeader, AsBytes(header), 0,
-          &encrypted)));
+      FLOE_RETURN_IF_ERROR(Fail(encryptor->Append(ModuleType::kBloomFilterHeader, AsBytes(header), 0, &encrypted)));
       header.swap(encrypted);
       encrypted.clear();
       FLOE_RETURN_IF_ERROR(Fail(encryptor->Append(ModuleType::kBloomFilterBitset, bitset, 0, &encrypted)));

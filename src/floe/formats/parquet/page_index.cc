@@ -116,8 +116,8 @@ Result<std::vector<ColumnPageIndex>> ReadPageIndex(const ParquetFileReader& file
     const ColumnPageIndex& index = out[p];
     const auto corrupt = [&](const std::string& what) {
       return Status::Corrupt(StrCat("parquet file ", Quote(file.path()), ": column ",
-                                    Quote(file.schema().column(columns[p]).dotted_path()), " in row group ",
-                                    row_group, ": ", what));
+                                    Quote(file.schema().column(columns[p]).dotted_path()), " in row group ", row_group,
+                                    ": ", what));
     };
     if (index.column_index && index.offset_index &&
         index.column_index->null_pages.size() != index.offset_index->page_locations.size()) {
@@ -129,8 +129,8 @@ Result<std::vector<ColumnPageIndex>> ReadPageIndex(const ParquetFileReader& file
       const size_t pages = ci->null_pages.size();
       if (ci->min_values.size() != pages || ci->max_values.size() != pages ||
           (ci->null_counts && ci->null_counts->size() != pages)) {
-        return corrupt(StrCat("column index has ", pages, " null_pages but ", ci->min_values.size(),
-                              " min_values, ", ci->max_values.size(), " max_values",
+        return corrupt(StrCat("column index has ", pages, " null_pages but ", ci->min_values.size(), " min_values, ",
+                              ci->max_values.size(), " max_values",
                               ci->null_counts ? StrCat(" and ", ci->null_counts->size(), " null_counts") : ""));
       }
     }
