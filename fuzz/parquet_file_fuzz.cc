@@ -3,7 +3,8 @@
 // spanning pages and batches are exercised) and within a small memory budget
 // (so inflating pages must be refused, not allocated), with the keys of the
 // encrypted seeds. Then what pruning reads beside the data: each chunk's
-// page index, the statistics of each of its pages, and its bloom filter.
+// page index, the statistics of each of its pages, and its bloom filter;
+// and each chunk's page headers walked as `floe parquet pages` lists them.
 // Any error is fine; a crash, UB, leak or an array that fails validation is
 // not.
 
@@ -13,6 +14,7 @@
 #include <string>
 
 #include "floe/formats/parquet/bloom_filter_reader.h"
+#include "floe/formats/parquet/page_headers.h"
 #include "floe/formats/parquet/page_index.h"
 #include "floe/formats/parquet/record_batch_reader.h"
 #include "floe/formats/parquet/statistics.h"
@@ -65,6 +67,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         const floe::parquet::ColumnIndex& ci = *(*index)[0].column_index;
         for (size_t p = 0; p < ci.null_pages.size(); ++p) {
           (void)floe::parquet::PageStatistics(file->schema().column(c), ci, p);
+        }
+      }
+      auto headers = floe::parquet::ReadPageHeaders(*file, g, c);
+      if (headers.ok()) {
+        for (const floe::parquet::StoredPageHeader& page : *headers) {
+          if (page.stored_size <= 0 || page.file_offset < 0 || page.stored_size > file->file_size()) std::abort();
         }
       }
       auto bloom = floe::parquet::ReadBloomFilter(*file, g, c);

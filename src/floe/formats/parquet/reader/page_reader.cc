@@ -104,43 +104,64 @@ Status PageReader::TakeWholeBody(int64_t page_offset, std::span<const uint8_t> b
   return Status::OK();
 }
 
+Result<bool> PageReader::ReadStored(StoredPage* out) {
+  if (pos_ >= chunk_.size()) return false;
+  const int64_t page_offset = chunk_offset_ + pos_;
+  const std::span<const uint8_t> rest = chunk_.span().subspan(static_cast<size_t>(pos_));
+  size_t header_size = 0;
+  if (options_.decryptor) {
+    FLOE_ASSIGN_OR_RETURN(header_, DecryptPageHeader(page_offset, rest, &header_size));
+  } else {
+    auto header = DecodePageHeader(rest, &header_size);
+    if (!header.ok()) return Error(page_offset, header.status().message());
+    header_ = std::move(*header);
+  }
+  int64_t body_size = header_.compressed_page_size;
+  const int64_t body_pos = pos_ + static_cast<int64_t>(header_size);
+  if (options_.decryptor && !options_.decryptor->module_aad()) {
+    // DuckDB's form: the module's own length prefix gives its size (an
+    // empty page too is a module).
+    auto extent = EncryptedModuleExtent(rest.subspan(std::min(header_size, rest.size())));
+    if (!extent.ok()) return Error(page_offset, StrCat("encrypted page: ", extent.status().message()));
+    body_size = *extent;
+  }
+  if (body_size > chunk_.size() - body_pos) {
+    return Error(page_offset, StrCat("compressed_page_size ", body_size, " runs past the column chunk (",
+                                     chunk_.size() - body_pos, " bytes left)"));
+  }
+  pos_ = body_pos + body_size;
+  const bool is_data_page = header_.type == PageType::DATA_PAGE || header_.type == PageType::DATA_PAGE_V2;
+  out->file_offset = page_offset;
+  out->header_size = static_cast<int64_t>(header_size);
+  out->body = chunk_.span().subspan(static_cast<size_t>(body_pos), static_cast<size_t>(body_size));
+  out->data_page_ordinal = is_data_page ? data_page_ordinal_++ : -1;
+  at_first_page_ = false;
+  return true;
+}
+
+Result<std::optional<StoredPage>> PageReader::NextStored() {
+  StoredPage page;
+  FLOE_ASSIGN_OR_RETURN(const bool found, ReadStored(&page));
+  if (!found) return std::optional<StoredPage>();
+  page.header = header_;
+  return std::optional<StoredPage>(std::move(page));
+}
+
 Result<std::optional<Page>> PageReader::Next() {
-  while (pos_ < chunk_.size()) {
-    const int64_t page_offset = chunk_offset_ + pos_;
-    const std::span<const uint8_t> rest = chunk_.span().subspan(static_cast<size_t>(pos_));
-    size_t header_size = 0;
-    if (options_.decryptor) {
-      FLOE_ASSIGN_OR_RETURN(header_, DecryptPageHeader(page_offset, rest, &header_size));
-    } else {
-      auto header = DecodePageHeader(rest, &header_size);
-      if (!header.ok()) return Error(page_offset, header.status().message());
-      header_ = std::move(*header);
-    }
-    int64_t body_size = header_.compressed_page_size;
-    const int64_t body_pos = pos_ + static_cast<int64_t>(header_size);
-    if (options_.decryptor && !options_.decryptor->module_aad()) {
-      // DuckDB's form: the module's own length prefix gives its size (an
-      // empty page too is a module).
-      auto extent = EncryptedModuleExtent(rest.subspan(std::min(header_size, rest.size())));
-      if (!extent.ok()) return Error(page_offset, StrCat("encrypted page: ", extent.status().message()));
-      body_size = *extent;
-    }
-    if (body_size > chunk_.size() - body_pos) {
-      return Error(page_offset, StrCat("compressed_page_size ", body_size, " runs past the column chunk (",
-                                       chunk_.size() - body_pos, " bytes left)"));
-    }
+  StoredPage stored;
+  while (true) {
+    FLOE_ASSIGN_OR_RETURN(const bool found, ReadStored(&stored));
+    if (!found) break;
+    const int64_t page_offset = stored.file_offset;
     if (header_.uncompressed_page_size > options_.max_page_size) {
       return Status::Unsupported(StrCat(context_, ": page at byte ", page_offset, " declares ",
                                         header_.uncompressed_page_size, " uncompressed bytes, above the ",
                                         options_.max_page_size, "-byte page budget"));
     }
-    pos_ = body_pos + body_size;
-    std::span<const uint8_t> body =
-        chunk_.span().subspan(static_cast<size_t>(body_pos), static_cast<size_t>(body_size));
-    const bool is_data_page = header_.type == PageType::DATA_PAGE || header_.type == PageType::DATA_PAGE_V2;
-    const int32_t data_page_ordinal = data_page_ordinal_;
-    if (is_data_page) ++data_page_ordinal_;
-    at_first_page_ = false;
+    std::span<const uint8_t> body = stored.body;
+    const bool is_data_page = stored.data_page_ordinal >= 0;
+    // The AAD of a dictionary page has no page ordinal; 0 stands in.
+    const int32_t data_page_ordinal = is_data_page ? stored.data_page_ordinal : 0;
     // The CRC covers the page as stored: for an encrypted page, its
     // ciphertext (parquet-mr writes it so; parquet-testing's
     // encrypt_columns_and_footer_bloom_filter).

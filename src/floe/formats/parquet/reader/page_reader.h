@@ -69,6 +69,16 @@ struct Page {
   Buffer level_storage;
 };
 
+// One page as the chunk stores it: its header (decrypted, for an encrypted
+// chunk) and its body still compressed and encrypted.
+struct StoredPage {
+  int64_t file_offset = 0;  // where the page header starts
+  int64_t header_size = 0;  // bytes of the header as stored (an encrypted header: its whole module)
+  PageHeader header;
+  std::span<const uint8_t> body;  // into PageReader::chunk(); what the header's crc covers
+  int32_t data_page_ordinal = -1;  // the chunk's data page number; -1 for other page types
+};
+
 struct PageReaderOptions {
   int64_t max_page_size = 512 << 20;
   bool verify_checksums = true;
@@ -94,6 +104,15 @@ class PageReader {
   // mismatch or bad compressed data; Unsupported when a page is larger than
   // the budget or uses a codec floe lacks (LZO).
   Result<std::optional<Page>> Next();
+
+  // The next page of any type, dictionary, data, index or unknown, as
+  // stored: its header is decoded (and decrypted) and its body neither
+  // decrypted, decompressed nor checked against its CRC. For listing a
+  // chunk's pages without the cost, or the page budget, of reading them.
+  // nullopt at the end of the chunk; Corrupt for a damaged header or a page
+  // running past the chunk; PermissionDenied for a header that does not
+  // decrypt.
+  Result<std::optional<StoredPage>> NextStored();
 
   // Moves to the page whose header starts at `file_offset` (from an
   // OffsetIndex), the chunk's data page number `data_page_ordinal` (counted
@@ -127,6 +146,9 @@ class PageReader {
 
  private:
   Status Error(int64_t page_offset, const std::string& what) const;
+  // Decodes the next page header into header_ and moves past its body,
+  // which `out` locates; false at the end of the chunk.
+  Result<bool> ReadStored(StoredPage* out);
   // Decompresses `in` into `size` bytes placed `lead` bytes into the buffer.
   Result<Buffer> Inflate(int64_t page_offset, std::span<const uint8_t> in, int64_t size, int64_t lead = 0);
   // Dictionary and v1 pages: the whole body is compressed together. `owner`
