@@ -27,6 +27,32 @@ Status CheckOffsetIndex(const OffsetIndex& index, int64_t row_group_rows, const 
   return Status::OK();
 }
 
+// What makes a structurally sound column index say something its column
+// cannot hold, so that trusting it would prune pages that have matching
+// rows; empty when nothing does. parquet-mr 1.13 wrote, for pages without
+// statistics, every page of a required column as a null page with a null
+// count of -1 (parquet-testing datapage_v1-*-checksum.parquet).
+std::string ColumnIndexContradiction(const ColumnDescriptor& column, const ColumnIndex& ci, const OffsetIndex& offsets,
+                                     int64_t row_group_rows) {
+  const std::vector<PageLocation>& pages = offsets.page_locations;
+  for (size_t p = 0; p < pages.size(); ++p) {
+    const int64_t rows = (p + 1 < pages.size() ? pages[p + 1].first_row_index : row_group_rows) -
+                         pages[p].first_row_index;
+    const std::optional<int64_t> nulls =
+        ci.null_counts ? std::optional<int64_t>((*ci.null_counts)[p]) : std::nullopt;
+    if (nulls && *nulls < 0) return StrCat("page ", p, " has a null count of ", *nulls);
+    if (!ci.null_pages[p] || rows == 0) continue;
+    if (column.max_definition_level == 0) {
+      return StrCat("page ", p, " of a column without nulls is marked as holding only nulls");
+    }
+    // Without repetition a row is one value, so a page of nulls has one per row.
+    if (column.max_repetition_level == 0 && nulls && *nulls != rows) {
+      return StrCat("page ", p, " is marked as holding only nulls but counts ", *nulls, " nulls in ", rows, " rows");
+    }
+  }
+  return "";
+}
+
 }  // namespace
 
 Result<std::vector<ColumnPageIndex>> ReadPageIndex(const ParquetFileReader& file, int row_group,
@@ -132,6 +158,14 @@ Result<std::vector<ColumnPageIndex>> ReadPageIndex(const ParquetFileReader& file
         return corrupt(StrCat("column index has ", pages, " null_pages but ", ci->min_values.size(), " min_values, ",
                               ci->max_values.size(), " max_values",
                               ci->null_counts ? StrCat(" and ", ci->null_counts->size(), " null_counts") : ""));
+      }
+    }
+    if (index.column_index && index.offset_index) {
+      std::string unusable = ColumnIndexContradiction(file.schema().column(columns[p]), *index.column_index,
+                                                      *index.offset_index, group.num_rows);
+      if (!unusable.empty()) {
+        out[p].column_index.reset();
+        out[p].column_index_unused = std::move(unusable);
       }
     }
   }

@@ -10,6 +10,7 @@
 
 #include <optional>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "floe/base/result.h"
@@ -19,8 +20,13 @@
 namespace floe::parquet {
 
 struct ColumnPageIndex {
-  std::optional<ColumnIndex> column_index;  // absent when the writer wrote none
+  // Absent when the writer wrote none, or wrote one that contradicts what
+  // its column can hold (a column without nulls with a page of only nulls, a
+  // negative null count): such an index would prune pages with matching
+  // rows, so it is not used, and `column_index_unused` says why.
+  std::optional<ColumnIndex> column_index;
   std::optional<OffsetIndex> offset_index;
+  std::string column_index_unused;
 };
 
 // Reads the page indexes of `columns` in `row_group`, with one coalesced
@@ -28,7 +34,8 @@ struct ColumnPageIndex {
 // column; Corrupt (naming file, column and row group) when an index lies
 // outside the file, does not decode, or does not match the chunk (page
 // counts differ, a column index list with another count than its pages,
-// rows not increasing from 0).
+// rows not increasing from 0). A column index that decodes but contradicts
+// its column is dropped, not an error (ColumnPageIndex::column_index_unused).
 Result<std::vector<ColumnPageIndex>> ReadPageIndex(const ParquetFileReader& file, int row_group,
                                                    std::span<const int> columns);
 
