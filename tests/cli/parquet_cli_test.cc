@@ -412,55 +412,128 @@ TEST(ParquetCliTest, RewritePageBytesCutsMorePages) {
   EXPECT_EQ(CountPages(dir.Join("rows.parquet"), 2), 7);
 }
 
-TEST(ParquetCliTest, PagesListsEachPageFromThePageIndex) {
+TEST(ParquetCliTest, PagesListsEachPageFromItsHeaderOrFromThePageIndex) {
   testing::TempDir dir;
   const std::string in = WriteLargerFile(dir);  // ids 0..19999 in order
   const std::string out = dir.Join("paged.parquet");
   auto rewrite = RunFloe({"parquet", "rewrite", in, out, "--page-rows", "3000", "--dictionary", "off"}, kCleanEnv);
   ASSERT_EQ(rewrite.exit_code, 0) << rewrite.err;
+  const auto csv_lines = [](const std::string& text) {
+    std::vector<std::string> lines;
+    for (const std::string_view line : Split(Trim(text), '\n')) lines.emplace_back(line);
+    return lines;
+  };
+  const std::string header =
+      "row_group,column,page,type,offset,bytes,uncompressed,values,encoding,first_row,rows,nulls,min,max,crc,note";
   auto pages = RunFloe({"--format", "csv", "parquet", "pages", out, "--columns", "id"}, kCleanEnv);
   ASSERT_EQ(pages.exit_code, 0) << pages.err;
-  std::vector<std::string> lines;
-  for (const std::string_view line : Split(Trim(pages.out), '\n')) lines.emplace_back(line);
+  auto indexed = RunFloe({"--format", "csv", "parquet", "pages", out, "--columns", "id", "--index"}, kCleanEnv);
+  ASSERT_EQ(indexed.exit_code, 0) << indexed.err;
+  const std::vector<std::string> lines = csv_lines(pages.out);
+  const std::vector<std::string> index_lines = csv_lines(indexed.out);
   ASSERT_EQ(lines.size(), 8u) << pages.out;
-  EXPECT_EQ(lines[0], "row_group,column,page,offset,bytes,first_row,rows,nulls,min,max,note");
-  int64_t last_offset = 0;
+  ASSERT_EQ(index_lines.size(), 8u) << indexed.out;
+  EXPECT_EQ(lines[0], header);
+  EXPECT_EQ(index_lines[0], header);
+  int64_t next_offset = -1;
   for (int p = 0; p < 7; ++p) {
     const std::vector<std::string_view> cells = Split(lines[static_cast<size_t>(p) + 1], ',');
-    ASSERT_EQ(cells.size(), 11u) << lines[static_cast<size_t>(p) + 1];
-    EXPECT_EQ(cells[2], std::to_string(p));
-    const int64_t offset = std::stoll(std::string(cells[3]));
-    EXPECT_GT(offset, last_offset);
-    last_offset = offset;
-    EXPECT_GT(std::stoll(std::string(cells[4])), 0);
+    const std::vector<std::string_view> index_cells = Split(index_lines[static_cast<size_t>(p) + 1], ',');
+    ASSERT_EQ(cells.size(), 16u) << lines[static_cast<size_t>(p) + 1];
+    ASSERT_EQ(index_cells.size(), 16u) << index_lines[static_cast<size_t>(p) + 1];
     const int64_t first = int64_t{3000} * p;
     const int64_t rows = std::min<int64_t>(3000, 20000 - first);
-    EXPECT_EQ(cells[5], std::to_string(first));
-    EXPECT_EQ(cells[6], std::to_string(rows));
-    EXPECT_EQ(cells[7], "0");
-    EXPECT_EQ(cells[8], std::to_string(first));
-    EXPECT_EQ(cells[9], std::to_string(first + rows - 1));
-    EXPECT_EQ(cells[10], "");
+    EXPECT_EQ(cells[2], std::to_string(p));
+    EXPECT_EQ(cells[3], "DATA_PAGE");
+    // Pages follow one another: each starts where the one before ended.
+    const int64_t offset = std::stoll(std::string(cells[4]));
+    const int64_t bytes = std::stoll(std::string(cells[5]));
+    EXPECT_EQ(offset, p == 0 ? 4 : next_offset);  // the first just after the magic
+    next_offset = offset + bytes;
+    EXPECT_EQ(cells[6], std::to_string(rows * 8));  // PLAIN int64, no levels: the column is required
+    EXPECT_EQ(cells[7], std::to_string(rows));
+    EXPECT_EQ(cells[8], "PLAIN");
+    EXPECT_EQ(cells[9], std::to_string(first));
+    EXPECT_EQ(cells[10], std::to_string(rows));
+    EXPECT_EQ(cells[11], "0");
+    EXPECT_EQ(cells[12], std::to_string(first));
+    EXPECT_EQ(cells[13], std::to_string(first + rows - 1));
+    EXPECT_EQ(cells[14], "ok");  // floe writes page CRCs
+    EXPECT_EQ(cells[15], "");
+    // The page index says the same of each data page, and nothing of what
+    // only the header holds.
+    for (const size_t same : {0, 1, 2, 4, 5, 9, 10, 11, 12, 13, 15}) {
+      EXPECT_EQ(index_cells[same], cells[same]) << "column " << same << " of page " << p;
+    }
+    for (const size_t header_only : {3, 6, 7, 8, 14}) EXPECT_EQ(index_cells[header_only], "");
   }
 
-  // A file written without a page index, and an encrypted column whose key
-  // is not given: one row each, saying so.
+  // With a dictionary, the dictionary page comes first, without a data page number.
+  const std::string dictionary = dir.Join("dictionary.parquet");
+  ASSERT_EQ(RunFloe({"parquet", "rewrite", in, dictionary, "--page-rows", "3000"}, kCleanEnv).exit_code, 0);
+  auto dictionary_pages = RunFloe({"--format", "csv", "parquet", "pages", dictionary, "--columns", "name"}, kCleanEnv);
+  ASSERT_EQ(dictionary_pages.exit_code, 0) << dictionary_pages.err;
+  const std::vector<std::string> dictionary_lines = csv_lines(dictionary_pages.out);
+  ASSERT_GE(dictionary_lines.size(), 3u) << dictionary_pages.out;
+  // 300 distinct names.
+  EXPECT_TRUE(dictionary_lines[1].starts_with("0,name,,DICTIONARY_PAGE,")) << dictionary_lines[1];
+  EXPECT_NE(dictionary_lines[1].find(",300,PLAIN,"), std::string::npos) << dictionary_lines[1];
+  EXPECT_TRUE(dictionary_lines[2].starts_with("0,name,0,DATA_PAGE,")) << dictionary_lines[2];
+  EXPECT_NE(dictionary_lines[2].find(",RLE_DICTIONARY,0,3000,"), std::string::npos) << dictionary_lines[2];
+
   const std::string data = std::string(FLOE_SHARED_DIR) + "/fixtures/parquet-testing/data/";
-  auto plain =
-      RunFloe({"--format", "csv", "parquet", "pages", data + "alltypes_plain.parquet", "--columns", "id"}, kCleanEnv);
+  // Without a page index: --index says so; the headers still list each page,
+  // and a flat column's rows follow from its values.
+  auto plain = RunFloe(
+      {"--format", "csv", "parquet", "pages", data + "alltypes_plain.parquet", "--columns", "id", "--index"}, kCleanEnv);
   ASSERT_EQ(plain.exit_code, 0) << plain.err;
-  EXPECT_NE(plain.out.find("\n0,id,,,,,,,,,no page index\n"), std::string::npos) << plain.out;
-  auto keyless = RunFloe({"--format", "csv", "parquet", "pages", data + "encrypt_columns_and_footer.parquet.encrypted",
-                          "--footer-key", "30313233343536373839303132333435", "--columns", "double_field,int64_field"},
-                         kCleanEnv);
-  ASSERT_EQ(keyless.exit_code, 0) << keyless.err;
-  EXPECT_NE(keyless.out.find("\n0,double_field,,,,,,,,,\"encrypted, no key for its page index\"\n"), std::string::npos)
-      << keyless.out;
-  EXPECT_NE(keyless.out.find("\n0,int64_field,0,"), std::string::npos) << keyless.out;
+  EXPECT_EQ(plain.out, header + "\n0,id,,,,,,,,,,,,,,no page index\n") << plain.out;
+  auto plain_headers =
+      RunFloe({"--format", "csv", "parquet", "pages", data + "alltypes_plain.parquet", "--columns", "id"}, kCleanEnv);
+  ASSERT_EQ(plain_headers.exit_code, 0) << plain_headers.err;
+  EXPECT_EQ(plain_headers.out, header +
+                                   "\n0,id,,DICTIONARY_PAGE,4,45,32,8,PLAIN_DICTIONARY,,,,,,,"
+                                   "\n0,id,0,DATA_PAGE,49,28,11,8,PLAIN_DICTIONARY,0,8,,,,,\n")
+      << plain_headers.out;
+
+  // The page CRCs of parquet-mr's checksum files: one page altered, one not.
+  auto corrupt = RunFloe(
+      {"--format", "csv", "parquet", "pages", data + "datapage_v1-corrupt-checksum.parquet", "--columns", "a"},
+      kCleanEnv);
+  ASSERT_EQ(corrupt.exit_code, 0) << corrupt.err;
+  const std::vector<std::string> corrupt_lines = csv_lines(corrupt.out);
+  ASSERT_EQ(corrupt_lines.size(), 3u) << corrupt.out;
+  EXPECT_NE(corrupt_lines[1].find(",mismatch,"), std::string::npos) << corrupt_lines[1];
+  EXPECT_NE(corrupt_lines[2].find(",ok,"), std::string::npos) << corrupt_lines[2];
+  // Their column index calls every page of the required column all null,
+  // with a null count of -1: it is named and not used.
+  EXPECT_NE(corrupt_lines[1].find("column index not used: page 0 has a null count of -1"), std::string::npos)
+      << corrupt_lines[1];
+
+  // An encrypted column whose key is not given: one row saying so, in both forms.
+  for (const bool index_only : {false, true}) {
+    std::vector<std::string> args = {"--format", "csv", "parquet", "pages",
+                                     data + "encrypt_columns_and_footer.parquet.encrypted", "--footer-key",
+                                     "30313233343536373839303132333435", "--columns", "double_field,int64_field"};
+    if (index_only) args.push_back("--index");
+    auto keyless = RunFloe(args, kCleanEnv);
+    ASSERT_EQ(keyless.exit_code, 0) << keyless.err;
+    const std::string note = index_only ? "encrypted, no key for its page index" : "encrypted, no key for its pages";
+    EXPECT_NE(keyless.out.find("\n0,double_field,,,,,,,,,,,,,,\"" + note + "\"\n"), std::string::npos) << keyless.out;
+    EXPECT_NE(keyless.out.find("\n0,int64_field,0,"), std::string::npos) << keyless.out;
+  }
 
   auto unknown = RunFloe({"parquet", "pages", out, "--columns", "nope"}, kCleanEnv);
   EXPECT_NE(unknown.exit_code, 0);
   EXPECT_NE(unknown.err.find("no leaf column 'nope'"), std::string::npos) << unknown.err;
+  // A page running past its chunk: one line naming the column and the page.
+  auto malformed = RunFloe({"parquet", "pages", data + "nation.dict-malformed.parquet"}, kCleanEnv);
+  EXPECT_NE(malformed.exit_code, 0);
+  EXPECT_TRUE(malformed.out.empty()) << malformed.out;
+  EXPECT_NE(malformed.err.find("column 'name' in row group 0: page at byte 421: compressed_page_size 28 runs past"),
+            std::string::npos)
+      << malformed.err;
+  EXPECT_EQ(std::count(malformed.err.begin(), malformed.err.end(), '\n'), 1) << malformed.err;
 }
 
 TEST(ParquetCliTest, EncryptedFilesReadWithKeysAndMetaSaysHowTheyAreEncrypted) {

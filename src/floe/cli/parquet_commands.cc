@@ -17,6 +17,7 @@
 #include "floe/formats/parquet/file_reader.h"
 #include "floe/formats/parquet/file_writer.h"
 #include "floe/formats/parquet/key_tools.h"
+#include "floe/formats/parquet/page_headers.h"
 #include "floe/formats/parquet/page_index.h"
 #include "floe/formats/parquet/record_batch_reader.h"
 #include "floe/formats/parquet/statistics.h"
@@ -294,15 +295,261 @@ Status Meta(CommandContext& ctx, const FileArgs& args) {
 struct PagesArgs {
   std::string path;
   std::string columns;  // comma-separated dotted leaf paths; empty: all
+  bool index_only = false;
   KeyArgs keys;
 };
 
-// One row per data page of each column chunk, from the page index: where
-// the page is, its rows, nulls and bounds. A chunk without an offset index,
-// or whose index cannot be decrypted, is one row saying so.
+// One row of `floe parquet pages`; nullopt prints as null.
+struct PageRow {
+  int32_t row_group = 0;
+  std::string column;
+  std::optional<int32_t> page;  // the chunk's data page number
+  std::optional<std::string> type;
+  std::optional<int64_t> offset;
+  std::optional<int64_t> bytes;  // as stored, header included
+  std::optional<int64_t> uncompressed;
+  std::optional<int64_t> values;
+  std::optional<std::string> encoding;
+  std::optional<int64_t> first_row;
+  std::optional<int64_t> rows;
+  std::optional<int64_t> nulls;
+  std::optional<std::string> min;
+  std::optional<std::string> max;
+  std::optional<std::string> crc;
+  std::optional<std::string> note;
+};
+
+// A row about a whole chunk rather than one of its pages.
+PageRow ChunkNote(int32_t row_group, std::string column, std::string note) {
+  PageRow row;
+  row.row_group = row_group;
+  row.column = std::move(column);
+  row.note = std::move(note);
+  return row;
+}
+
+class PagesTable {
+ public:
+  Status Append(const PageRow& row) {
+    FLOE_RETURN_IF_ERROR(row_group_.Append(row.row_group));
+    FLOE_RETURN_IF_ERROR(column_.Append(row.column));
+    FLOE_RETURN_IF_ERROR(AppendOptional(page_, row.page));
+    FLOE_RETURN_IF_ERROR(AppendOptional(type_, row.type));
+    FLOE_RETURN_IF_ERROR(AppendOptional(offset_, row.offset));
+    FLOE_RETURN_IF_ERROR(AppendOptional(bytes_, row.bytes));
+    FLOE_RETURN_IF_ERROR(AppendOptional(uncompressed_, row.uncompressed));
+    FLOE_RETURN_IF_ERROR(AppendOptional(values_, row.values));
+    FLOE_RETURN_IF_ERROR(AppendOptional(encoding_, row.encoding));
+    FLOE_RETURN_IF_ERROR(AppendOptional(first_row_, row.first_row));
+    FLOE_RETURN_IF_ERROR(AppendOptional(rows_, row.rows));
+    FLOE_RETURN_IF_ERROR(AppendOptional(nulls_, row.nulls));
+    FLOE_RETURN_IF_ERROR(AppendOptional(min_, row.min));
+    FLOE_RETURN_IF_ERROR(AppendOptional(max_, row.max));
+    FLOE_RETURN_IF_ERROR(AppendOptional(crc_, row.crc));
+    return AppendOptional(note_, row.note);
+  }
+
+  Status Print(CommandContext& ctx) {
+    static const auto schema = std::make_shared<const floe::Schema>(std::vector<Field>{
+        Field("row_group", DataType::Int32(), false), Field("column", DataType::Utf8(), false),
+        Field("page", DataType::Int32(), true), Field("type", DataType::Utf8(), true),
+        Field("offset", DataType::Int64(), true), Field("bytes", DataType::Int64(), true),
+        Field("uncompressed", DataType::Int64(), true), Field("values", DataType::Int64(), true),
+        Field("encoding", DataType::Utf8(), true), Field("first_row", DataType::Int64(), true),
+        Field("rows", DataType::Int64(), true), Field("nulls", DataType::Int64(), true),
+        Field("min", DataType::Utf8(), true), Field("max", DataType::Utf8(), true),
+        Field("crc", DataType::Utf8(), true), Field("note", DataType::Utf8(), true)});
+    FLOE_ASSIGN_OR_RETURN(RecordBatch batch,
+                          FinishBatch(schema, {&row_group_, &column_, &page_, &type_, &offset_, &bytes_,
+                                               &uncompressed_, &values_, &encoding_, &first_row_, &rows_, &nulls_,
+                                               &min_, &max_, &crc_, &note_}));
+    return PrintBatches(ctx, schema, {batch});
+  }
+
+ private:
+  template <typename Builder, typename T>
+  static Status AppendOptional(Builder& builder, const std::optional<T>& value) {
+    return value ? builder.Append(*value) : builder.AppendNulls(1);
+  }
+
+  PrimitiveBuilder<int32_t> row_group_, page_;
+  PrimitiveBuilder<int64_t> offset_, bytes_, uncompressed_, values_, first_row_, rows_, nulls_;
+  StringBuilder column_, type_, encoding_, min_, max_, crc_, note_;
+};
+
+// What the page index says of one data page, when the chunk has one.
+struct IndexedPage {
+  const parquet::PageLocation* location = nullptr;
+  int64_t end_row = 0;
+  std::optional<int64_t> nulls;
+  std::optional<std::string> min;
+  std::optional<std::string> max;
+  bool null_page = false;
+};
+
+IndexedPage IndexedPageAt(const parquet::ColumnDescriptor& desc, const parquet::ColumnPageIndex& index,
+                          int64_t row_group_rows, size_t p) {
+  const std::vector<parquet::PageLocation>& locations = index.offset_index->page_locations;
+  IndexedPage page;
+  page.location = &locations[p];
+  page.end_row = p + 1 < locations.size() ? locations[p + 1].first_row_index : row_group_rows;
+  if (!index.column_index) return page;
+  const parquet::ColumnIndex& bounds = *index.column_index;
+  page.null_page = bounds.null_pages[p];
+  if (bounds.null_counts) page.nulls = (*bounds.null_counts)[p];
+  if (!page.null_page) {
+    page.min = parquet::FormatStatisticsValue(desc, bounds.min_values[p]);
+    page.max = parquet::FormatStatisticsValue(desc, bounds.max_values[p]);
+  }
+  return page;
+}
+
+// The chunk's page index, nullopt when it has no offset index.
+Result<std::optional<parquet::ColumnPageIndex>> ChunkPageIndex(const ParquetFileReader& reader, int row_group,
+                                                               int column) {
+  const parquet::ColumnChunk& chunk =
+      reader.metadata().row_groups[static_cast<size_t>(row_group)].columns[static_cast<size_t>(column)];
+  if (!chunk.offset_index_offset) return std::optional<parquet::ColumnPageIndex>();
+  const int one[] = {column};
+  FLOE_ASSIGN_OR_RETURN(std::vector<parquet::ColumnPageIndex> index, parquet::ReadPageIndex(reader, row_group, one));
+  if (!index[0].offset_index) return std::optional<parquet::ColumnPageIndex>();
+  return std::optional<parquet::ColumnPageIndex>(std::move(index[0]));
+}
+
+// --index: each data page from the page index alone, reading no page.
+Status ListChunkFromIndex(const ParquetFileReader& reader, int g, int c, PagesTable& table) {
+  const auto& desc = reader.schema().column(c);
+  const parquet::ColumnChunk& chunk = reader.metadata().row_groups[static_cast<size_t>(g)].columns[static_cast<size_t>(c)];
+  auto index = ChunkPageIndex(reader, g, c);
+  if (!index.ok() && index.status().IsPermissionDenied() && ChunkEncryptionText(chunk)) {
+    return table.Append(ChunkNote(g, desc.dotted_path(), "encrypted, no key for its page index"));
+  }
+  FLOE_RETURN_IF_ERROR(index.status());
+  if (!*index) return table.Append(ChunkNote(g, desc.dotted_path(), "no page index"));
+  const int64_t row_group_rows = reader.metadata().row_groups[static_cast<size_t>(g)].num_rows;
+  const size_t pages = (*index)->offset_index->page_locations.size();
+  for (size_t p = 0; p < pages; ++p) {
+    const IndexedPage page = IndexedPageAt(desc, **index, row_group_rows, p);
+    PageRow row;
+    row.row_group = g;
+    row.column = desc.dotted_path();
+    row.page = static_cast<int32_t>(p);
+    row.offset = page.location->offset;
+    row.bytes = page.location->compressed_page_size;
+    row.first_row = page.location->first_row_index;
+    row.rows = page.end_row - page.location->first_row_index;
+    row.nulls = page.nulls;
+    row.min = page.min;
+    row.max = page.max;
+    if (!(*index)->column_index) {
+      row.note = (*index)->column_index_unused.empty() ? "no column index"
+                                                       : "column index not used: " + (*index)->column_index_unused;
+    }
+    if (page.null_page) row.note = "all null";
+    FLOE_RETURN_IF_ERROR(table.Append(row));
+  }
+  return Status::OK();
+}
+
+// Each page from its header, with the page index's first row, null count
+// and bounds where the chunk has one that agrees with the headers.
+Status ListChunkFromHeaders(const ParquetFileReader& reader, int g, int c, PagesTable& table) {
+  const auto& desc = reader.schema().column(c);
+  const parquet::ColumnChunk& chunk = reader.metadata().row_groups[static_cast<size_t>(g)].columns[static_cast<size_t>(c)];
+  auto meta = reader.ColumnChunkMeta(g, c);
+  // Writers point the chunk of an empty row group anywhere, even at byte 0
+  // (parquet-testing column_chunk_key_value_metadata.parquet).
+  if (meta.ok() && (*meta)->num_values == 0) return table.Append(ChunkNote(g, desc.dotted_path(), "no values"));
+  auto headers = parquet::ReadPageHeaders(reader, g, c);
+  if (!headers.ok() && headers.status().IsPermissionDenied() && ChunkEncryptionText(chunk)) {
+    return table.Append(ChunkNote(g, desc.dotted_path(), "encrypted, no key for its pages"));
+  }
+  FLOE_RETURN_IF_ERROR(headers.status());
+  FLOE_ASSIGN_OR_RETURN(std::optional<parquet::ColumnPageIndex> index, ChunkPageIndex(reader, g, c));
+  // The index is used only if it locates exactly the data pages the headers do.
+  bool index_agrees = index.has_value();
+  if (index_agrees) {
+    const std::vector<parquet::PageLocation>& locations = index->offset_index->page_locations;
+    size_t data_pages = 0;
+    for (const parquet::StoredPageHeader& page : *headers) {
+      if (page.data_page_ordinal < 0) continue;
+      index_agrees = index_agrees && data_pages < locations.size() &&
+                     locations[data_pages].offset == page.file_offset &&
+                     locations[data_pages].compressed_page_size == page.stored_size;
+      ++data_pages;
+    }
+    index_agrees = index_agrees && data_pages == locations.size();
+  }
+  const int64_t row_group_rows = reader.metadata().row_groups[static_cast<size_t>(g)].num_rows;
+  // Without repetition a value is a row; a v1 page of a repeated column
+  // does not say how many rows it holds, and neither does the rest then.
+  const bool flat = desc.max_repetition_level == 0;
+  std::optional<int64_t> next_row = 0;
+  for (const parquet::StoredPageHeader& stored : *headers) {
+    const parquet::PageHeader& header = stored.header;
+    PageRow row;
+    row.row_group = g;
+    row.column = desc.dotted_path();
+    row.type = parquet::PageTypeName(header.type);
+    row.offset = stored.file_offset;
+    row.bytes = stored.stored_size;
+    row.uncompressed = header.uncompressed_page_size;
+    if (stored.crc_matches) row.crc = *stored.crc_matches ? "ok" : "mismatch";
+    const parquet::Statistics* statistics = nullptr;
+    if (header.dictionary_page_header) {
+      row.values = header.dictionary_page_header->num_values;
+      row.encoding = parquet::EncodingName(header.dictionary_page_header->encoding);
+    }
+    if (stored.data_page_ordinal >= 0) {
+      row.page = stored.data_page_ordinal;
+      if (header.data_page_header) {
+        const parquet::DataPageHeader& data = *header.data_page_header;
+        row.values = data.num_values;
+        row.encoding = parquet::EncodingName(data.encoding);
+        if (flat) row.rows = data.num_values;
+        if (desc.max_definition_level == 0) row.nulls = 0;
+        statistics = data.statistics ? &*data.statistics : nullptr;
+      } else if (header.data_page_header_v2) {
+        const parquet::DataPageHeaderV2& data = *header.data_page_header_v2;
+        row.values = data.num_values;
+        row.encoding = parquet::EncodingName(data.encoding);
+        row.rows = data.num_rows;
+        row.nulls = data.num_nulls;
+        statistics = data.statistics ? &*data.statistics : nullptr;
+      }
+      if (statistics) {
+        const parquet::ColumnStatistics effective = parquet::EffectiveStatistics(desc, *statistics);
+        if (!row.nulls) row.nulls = effective.null_count;
+        if (effective.min) row.min = parquet::FormatStatisticsValue(desc, *effective.min);
+        if (effective.max) row.max = parquet::FormatStatisticsValue(desc, *effective.max);
+      }
+      if (index_agrees) {
+        const IndexedPage page = IndexedPageAt(desc, *index, row_group_rows, static_cast<size_t>(stored.data_page_ordinal));
+        row.first_row = page.location->first_row_index;
+        row.rows = page.end_row - page.location->first_row_index;
+        if (!row.nulls) row.nulls = page.nulls;
+        if (page.min) row.min = page.min;
+        if (page.max) row.max = page.max;
+        if (page.null_page) row.note = "all null";
+        if (!index->column_index_unused.empty()) row.note = "column index not used: " + index->column_index_unused;
+      } else {
+        row.first_row = next_row;
+      }
+      next_row = next_row && row.rows ? std::optional<int64_t>(*next_row + *row.rows) : std::nullopt;
+    }
+    FLOE_RETURN_IF_ERROR(table.Append(row));
+  }
+  if (index && !index_agrees) {
+    FLOE_RETURN_IF_ERROR(
+        table.Append(ChunkNote(g, desc.dotted_path(), "its page index does not locate these pages; not used")));
+  }
+  return Status::OK();
+}
+
+// One row per page of each column chunk: from the page headers, or with
+// --index from the page index alone (data pages only, no page read).
 Status Pages(CommandContext& ctx, const PagesArgs& args) {
   FLOE_ASSIGN_OR_RETURN(auto reader, OpenParquet(ctx, args.path, args.keys));
-  const parquet::FileMetaData& md = reader->metadata();
   std::vector<int> columns;
   if (args.columns.empty()) {
     for (int c = 0; c < reader->schema().num_columns(); ++c) columns.push_back(c);
@@ -317,75 +564,14 @@ Status Pages(CommandContext& ctx, const PagesArgs& args) {
       columns.push_back(found);
     }
   }
-
-  static const auto schema = std::make_shared<const floe::Schema>(
-      std::vector<Field>{Field("row_group", DataType::Int32(), false), Field("column", DataType::Utf8(), false),
-                         Field("page", DataType::Int32(), true), Field("offset", DataType::Int64(), true),
-                         Field("bytes", DataType::Int64(), true), Field("first_row", DataType::Int64(), true),
-                         Field("rows", DataType::Int64(), true), Field("nulls", DataType::Int64(), true),
-                         Field("min", DataType::Utf8(), true), Field("max", DataType::Utf8(), true),
-                         Field("note", DataType::Utf8(), true)});
-  PrimitiveBuilder<int32_t> group_b, page_b;
-  PrimitiveBuilder<int64_t> offset_b, bytes_b, first_b, rows_b, nulls_b;
-  StringBuilder column_b, min_b, max_b, note_b;
-  const auto chunk_only = [&](int g, const std::string& column, const std::string& note) -> Status {
-    FLOE_RETURN_IF_ERROR(group_b.Append(g));
-    FLOE_RETURN_IF_ERROR(column_b.Append(column));
-    FLOE_RETURN_IF_ERROR(page_b.AppendNulls(1));
-    for (PrimitiveBuilder<int64_t>* b : {&offset_b, &bytes_b, &first_b, &rows_b, &nulls_b}) {
-      FLOE_RETURN_IF_ERROR(b->AppendNulls(1));
-    }
-    FLOE_RETURN_IF_ERROR(min_b.AppendNulls(1));
-    FLOE_RETURN_IF_ERROR(max_b.AppendNulls(1));
-    return note_b.Append(note);
-  };
+  PagesTable table;
   for (int g = 0; g < reader->num_row_groups(); ++g) {
-    const parquet::RowGroup& row_group = md.row_groups[static_cast<size_t>(g)];
     for (const int c : columns) {
-      const auto& desc = reader->schema().column(c);
-      const parquet::ColumnChunk& chunk = row_group.columns[static_cast<size_t>(c)];
-      if (!chunk.offset_index_offset) {
-        FLOE_RETURN_IF_ERROR(chunk_only(g, desc.dotted_path(), "no page index"));
-        continue;
-      }
-      const int one[] = {c};
-      auto index = parquet::ReadPageIndex(*reader, g, one);
-      if (!index.ok() && index.status().IsPermissionDenied() && ChunkEncryptionText(chunk)) {
-        FLOE_RETURN_IF_ERROR(chunk_only(g, desc.dotted_path(), "encrypted, no key for its page index"));
-        continue;
-      }
-      FLOE_RETURN_IF_ERROR(index.status());
-      const parquet::ColumnPageIndex& pages = (*index)[0];
-      const std::vector<parquet::PageLocation>& locations = pages.offset_index->page_locations;
-      const parquet::ColumnIndex* bounds = pages.column_index ? &*pages.column_index : nullptr;
-      for (size_t p = 0; p < locations.size(); ++p) {
-        const parquet::PageLocation& page = locations[p];
-        const int64_t end_row = p + 1 < locations.size() ? locations[p + 1].first_row_index : row_group.num_rows;
-        FLOE_RETURN_IF_ERROR(group_b.Append(g));
-        FLOE_RETURN_IF_ERROR(column_b.Append(desc.dotted_path()));
-        FLOE_RETURN_IF_ERROR(page_b.Append(static_cast<int32_t>(p)));
-        FLOE_RETURN_IF_ERROR(offset_b.Append(page.offset));
-        FLOE_RETURN_IF_ERROR(bytes_b.Append(page.compressed_page_size));
-        FLOE_RETURN_IF_ERROR(first_b.Append(page.first_row_index));
-        FLOE_RETURN_IF_ERROR(rows_b.Append(end_row - page.first_row_index));
-        const bool null_page = bounds && bounds->null_pages[p];
-        FLOE_RETURN_IF_ERROR(bounds && bounds->null_counts ? nulls_b.Append((*bounds->null_counts)[p])
-                                                           : nulls_b.AppendNulls(1));
-        FLOE_RETURN_IF_ERROR(bounds && !null_page
-                                 ? min_b.Append(parquet::FormatStatisticsValue(desc, bounds->min_values[p]))
-                                 : min_b.AppendNulls(1));
-        FLOE_RETURN_IF_ERROR(bounds && !null_page
-                                 ? max_b.Append(parquet::FormatStatisticsValue(desc, bounds->max_values[p]))
-                                 : max_b.AppendNulls(1));
-        FLOE_RETURN_IF_ERROR(!bounds     ? note_b.Append("no column index")
-                             : null_page ? note_b.Append("all null")
-                                         : note_b.AppendNulls(1));
-      }
+      FLOE_RETURN_IF_ERROR(args.index_only ? ListChunkFromIndex(*reader, g, c, table)
+                                           : ListChunkFromHeaders(*reader, g, c, table));
     }
   }
-  FLOE_ASSIGN_OR_RETURN(RecordBatch batch, FinishBatch(schema, {&group_b, &column_b, &page_b, &offset_b, &bytes_b,
-                                                                &first_b, &rows_b, &nulls_b, &min_b, &max_b, &note_b}));
-  return PrintBatches(ctx, schema, {batch});
+  return table.Print(ctx);
 }
 
 struct CatArgs {
@@ -634,10 +820,13 @@ void AddParquetCommands(CLI::App& app, CommandSet& commands) {
 
   auto* pages_args = &commands.Keep<PagesArgs>();
   CLI::App* pages =
-      commands.Add(*parquet, "pages", "Each data page from the page index: offset, bytes, rows, nulls, min and max",
+      commands.Add(*parquet, "pages",
+                   "Each page from its header: type, offset, bytes, values, encoding, rows, nulls, min, max, CRC",
                    [pages_args](CommandContext& ctx) { return Pages(ctx, *pages_args); });
   pages->add_option("file", pages_args->path, "Parquet file location")->required();
   pages->add_option("--columns", pages_args->columns, "Leaf columns to list, comma-separated dotted paths");
+  pages->add_flag("--index", pages_args->index_only,
+                  "List the data pages from the page index alone, reading no page (files written with one)");
   AddKeyOptions(pages, &pages_args->keys);
 
   auto* cat_args = &commands.Keep<CatArgs>();
