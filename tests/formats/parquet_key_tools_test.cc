@@ -13,8 +13,10 @@
 #include <simdjson.h>
 
 #include <atomic>
+#include <chrono>
 #include <filesystem>
 #include <memory>
+#include <thread>
 
 #include "floe/base/base64.h"
 #include "floe/formats/parquet/file_writer.h"
@@ -67,10 +69,11 @@ class CountingKms : public KmsClient {
 };
 
 Result<std::vector<RecordBatch>> ReadWith(const std::string& path, std::shared_ptr<KmsClient> kms,
-                                          std::optional<std::vector<std::string>> columns = std::nullopt) {
+                                          std::optional<std::vector<std::string>> columns = std::nullopt,
+                                          std::shared_ptr<KeyEncryptionKeyCache> cache = nullptr) {
   auto keys = std::make_shared<DecryptionKeys>();
   auto io = NewLocalFileIO();
-  keys->key_retriever = MakeKeyToolsRetriever(std::move(kms), io, path);
+  keys->key_retriever = MakeKeyToolsRetriever(std::move(kms), io, path, std::move(cache));
   ReaderOptions options;
   options.decryption = std::move(keys);
   FLOE_ASSIGN_OR_RETURN(auto file, ParquetFileReader::Open(io, path, options));
@@ -439,6 +442,119 @@ TEST(ParquetKeyToolsTest, BadKeyToolsOptionsAndUnknownMasterKeysAreRefusedBefore
   with_key.footer_key = std::string(16, 'k');
   EXPECT_EQ(refused(options, with_key).code(), StatusCode::kInvalidArgument);
   EXPECT_TRUE(refused(options).ok());
+}
+
+// The key-encryption key id in a key's material (base64).
+std::string KekIdIn(const std::string& key_metadata) {
+  const std::string member = "\"keyEncryptionKeyID\":\"";
+  const size_t at = key_metadata.find(member);
+  if (at == std::string::npos) return "";
+  const size_t begin = at + member.size();
+  return key_metadata.substr(begin, key_metadata.find('"', begin) - begin);
+}
+
+TEST(ParquetKeyToolsTest, ACacheSharesKeyEncryptionKeysAcrossFilesForItsLifetime) {
+  floe::testing::TempDir dir;
+  KeyToolsFile file;
+  KeyToolsOptions options;
+  options.footer_master_key_id = "kf";
+  options.column_master_key_ids = {{"secret", "kc1"}, {"note", "kc2"}};
+  const auto write = [&](const std::string& path, CountingKms& kms, KeyEncryptionKeyCache* cache) {
+    auto keys = MakeKeyToolsFileKeys(kms, options, {}, cache);
+    EXPECT_TRUE(keys.ok()) << keys.status().ToString();
+    if (!keys.ok()) return KeyToolsFileKeys();
+    WriterOptions writer_options;
+    writer_options.encryption = keys->properties;
+    EXPECT_TRUE(testing::WriteFile(path, file.schema, {file.batch}, writer_options).ok());
+    return *keys;
+  };
+  const std::map<std::string, int> once_each = {{"kc1", 1}, {"kc2", 1}, {"kf", 1}};
+  const std::map<std::string, int> three_each = {{"kc1", 3}, {"kc2", 3}, {"kf", 3}};
+
+  // Three files through one cache: one key-encryption key per master key,
+  // sent to the KMS once, but data keys of each file's own.
+  CountingKms writer_kms(MasterKeys());
+  auto writer_cache = std::make_shared<KeyEncryptionKeyCache>();
+  std::vector<std::string> paths;
+  std::vector<KeyToolsFileKeys> keys;
+  for (int i = 0; i < 3; ++i) {
+    paths.push_back(dir.Join(StrCat("cached", i, ".parquet")));
+    keys.push_back(write(paths.back(), writer_kms, writer_cache.get()));
+  }
+  EXPECT_EQ(writer_kms.wraps(), once_each);
+  EXPECT_NE(keys[0].properties.footer_key, keys[1].properties.footer_key);
+  EXPECT_NE(keys[1].properties.footer_key, keys[2].properties.footer_key);
+  ASSERT_FALSE(KekIdIn(*keys[0].properties.footer_key_metadata).empty());
+  EXPECT_EQ(KekIdIn(*keys[0].properties.footer_key_metadata), KekIdIn(*keys[2].properties.footer_key_metadata));
+  EXPECT_NE(KekIdIn(*keys[0].properties.footer_key_metadata),
+            KekIdIn(*keys[0].properties.column_keys.at("secret").key_metadata));
+
+  // Read through one cache, the KMS unwraps each key-encryption key once
+  // for the three files; through none, once per file.
+  const auto read_all = [&](CountingKms& kms, const std::function<std::shared_ptr<KeyEncryptionKeyCache>()>& cache) {
+    for (const std::string& path : paths) {
+      auto read = ReadWith(path, std::shared_ptr<KmsClient>(&kms, [](KmsClient*) {}), std::nullopt, cache());
+      ASSERT_TRUE(read.ok()) << read.status().ToString();
+      int64_t rows = 0;
+      for (const RecordBatch& b : *read) {
+        for (int64_t r = 0; r < b.num_rows(); ++r, ++rows) EXPECT_EQ(b.column(1).GetString(r), StrCat("secret-", rows * 3));
+      }
+      EXPECT_EQ(rows, 300);
+    }
+  };
+  CountingKms shared_reads(MasterKeys());
+  auto reader_cache = std::make_shared<KeyEncryptionKeyCache>();
+  read_all(shared_reads, [&] { return reader_cache; });
+  EXPECT_EQ(shared_reads.calls(), once_each);
+  CountingKms per_file_reads(MasterKeys());
+  read_all(per_file_reads, [] { return nullptr; });
+  EXPECT_EQ(per_file_reads.calls(), three_each);
+  // The writer's cache already holds the keys it made: no unwrap at all.
+  CountingKms writer_reads(MasterKeys());
+  read_all(writer_reads, [&] { return writer_cache; });
+  EXPECT_TRUE(writer_reads.calls().empty());
+
+  // Past its lifetime a key is not used again: with a lifetime of zero,
+  // every file gets new key-encryption keys and every read asks the KMS.
+  CountingKms expiring_kms(MasterKeys());
+  KeyEncryptionKeyCache expired(std::chrono::seconds(0));
+  const KeyToolsFileKeys first = write(dir.Join("expired0.parquet"), expiring_kms, &expired);
+  const KeyToolsFileKeys second = write(dir.Join("expired1.parquet"), expiring_kms, &expired);
+  EXPECT_NE(KekIdIn(*first.properties.footer_key_metadata), KekIdIn(*second.properties.footer_key_metadata));
+  EXPECT_EQ(expiring_kms.wraps(), (std::map<std::string, int>{{"kc1", 2}, {"kc2", 2}, {"kf", 2}}));
+  CountingKms expired_reads(MasterKeys());
+  auto expired_reader = std::make_shared<KeyEncryptionKeyCache>(std::chrono::seconds(0));
+  read_all(expired_reads, [&] { return expired_reader; });
+  EXPECT_EQ(expired_reads.calls(), three_each);
+
+  // A KMS error is returned, and not kept: the next file asks again.
+  auto without_kc2 = MasterKeys();
+  without_kc2.erase("kc2");
+  CountingKms partial(without_kc2);
+  KeyEncryptionKeyCache cache;
+  EXPECT_EQ(MakeKeyToolsFileKeys(partial, options, {}, &cache).status().code(), StatusCode::kPermissionDenied);
+  EXPECT_EQ(MakeKeyToolsFileKeys(partial, options, {}, &cache).status().code(), StatusCode::kPermissionDenied);
+  EXPECT_EQ(partial.wraps().at("kc2"), 2);
+}
+
+TEST(ParquetKeyToolsTest, ThreadsWritingThroughOneCacheAskTheKmsOncePerMasterKey) {
+  KeyToolsOptions options;
+  options.footer_master_key_id = "kf";
+  options.column_master_key_ids = {{"secret", "kc1"}};
+  CountingKms kms(MasterKeys());
+  KeyEncryptionKeyCache cache;
+  std::vector<std::thread> threads;
+  std::atomic<int> made{0};
+  for (int t = 0; t < 4; ++t) {
+    threads.emplace_back([&] {
+      for (int i = 0; i < 10; ++i) {
+        if (MakeKeyToolsFileKeys(kms, options, {}, &cache).ok()) ++made;
+      }
+    });
+  }
+  for (std::thread& thread : threads) thread.join();
+  EXPECT_EQ(made.load(), 40);
+  EXPECT_EQ(kms.wraps(), (std::map<std::string, int>{{"kc1", 1}, {"kf", 1}}));
 }
 
 }  // namespace

@@ -74,8 +74,12 @@ Result<std::string> DecodeBase64Field(const FlatObject& material, std::string_vi
 // The retriever's state, shared by its copies.
 class KeyToolsRetriever {
  public:
-  KeyToolsRetriever(std::shared_ptr<KmsClient> kms, std::shared_ptr<FileIO> io, std::string file_path)
-      : kms_(std::move(kms)), io_(std::move(io)), file_path_(std::move(file_path)) {}
+  KeyToolsRetriever(std::shared_ptr<KmsClient> kms, std::shared_ptr<FileIO> io, std::string file_path,
+                    std::shared_ptr<KeyEncryptionKeyCache> cache)
+      : kms_(std::move(kms)), io_(std::move(io)), file_path_(std::move(file_path)), keks_(std::move(cache)) {
+    // Without a shared cache, one for this file alone, kept as long as it.
+    if (!keks_) keks_ = std::make_shared<KeyEncryptionKeyCache>(std::chrono::steady_clock::duration::max());
+  }
 
   Result<std::string> Retrieve(const std::string& key_metadata) {
     const std::optional<FlatObject> metadata = ParseFlatObject(key_metadata);
@@ -123,30 +127,21 @@ class KeyToolsRetriever {
     if (!double_wrapping) return kms_->UnwrapKey(wrapped_dek, master_key_id);
     FLOE_ASSIGN_OR_RETURN(const std::string kek_id, DecodeBase64Field(material, "keyEncryptionKeyID", what));
     FLOE_ASSIGN_OR_RETURN(const std::string wrapped_kek, material.String("wrappedKEK", what));
-    FLOE_ASSIGN_OR_RETURN(const std::string kek, KeyEncryptionKey(kek_id, wrapped_kek, master_key_id));
+    FLOE_ASSIGN_OR_RETURN(const std::string kek, keks_->ForReading(master_key_id, kek_id, [&] {
+                            return kms_->UnwrapKey(wrapped_kek, master_key_id);
+                          }));
     FLOE_ASSIGN_OR_RETURN(const std::string dek_blob, DecodeBase64Field(material, "wrappedDEK", what));
     auto dek = OpenAesGcmBlob(kek, AsBytes(dek_blob), kek_id);
     if (!dek.ok()) return dek.status().WithContext(what);
     return dek;
   }
 
-  Result<std::string> KeyEncryptionKey(const std::string& kek_id, const std::string& wrapped_kek,
-                                       const std::string& master_key_id) {
-    // Held across the KMS call, so that each key-encryption key is asked
-    // for once; the file decryptor asks one key at a time anyway.
-    std::lock_guard<std::mutex> lock(mutex_);
-    if (const auto it = keks_.find(kek_id); it != keks_.end()) return it->second;
-    FLOE_ASSIGN_OR_RETURN(std::string kek, kms_->UnwrapKey(wrapped_kek, master_key_id));
-    keks_.emplace(kek_id, kek);
-    return kek;
-  }
-
   const std::shared_ptr<KmsClient> kms_;
   const std::shared_ptr<FileIO> io_;
   const std::string file_path_;
-  std::mutex mutex_;
-  std::optional<FlatObject> external_;       // the external key material file, once read
-  std::map<std::string, std::string> keks_;  // key-encryption key id -> key
+  std::mutex mutex_;                    // guards external_
+  std::optional<FlatObject> external_;  // the external key material file, once read
+  std::shared_ptr<KeyEncryptionKeyCache> keks_;
 };
 
 // Wraps the data keys of one file (parquet-mr's FileKeyWrapper): each data
@@ -154,7 +149,8 @@ class KeyToolsRetriever {
 // key for that master key, made and sent to the KMS once.
 class FileKeyWrapper {
  public:
-  FileKeyWrapper(KmsClient& kms, const KeyToolsOptions& options) : kms_(kms), options_(options) {}
+  FileKeyWrapper(KmsClient& kms, const KeyToolsOptions& options, KeyEncryptionKeyCache& keks)
+      : kms_(kms), options_(options), keks_(keks) {}
 
   // The key_metadata for `data_key`: its material, or with external storage
   // a reference to the material kept for the side file.
@@ -170,13 +166,14 @@ class FileKeyWrapper {
     }
     material.Member("masterKeyID", master_key_id);
     if (options_.double_wrapping) {
-      FLOE_ASSIGN_OR_RETURN(const KeyEncryptionKey* kek, KeyEncryptionKeyFor(master_key_id));
+      FLOE_ASSIGN_OR_RETURN(const KeyEncryptionKeyCache::Key kek,
+                            keks_.ForWriting(master_key_id, [&] { return MakeKeyEncryptionKey(master_key_id); }));
       // The data key under the key-encryption key, its id's bytes the AAD.
-      FLOE_ASSIGN_OR_RETURN(const std::string blob, SealAesGcmBlob(kek->key, data_key, kek->id));
+      FLOE_ASSIGN_OR_RETURN(const std::string blob, SealAesGcmBlob(kek.key, data_key, kek.id));
       material.Member("wrappedDEK", Base64Encode(blob));
       material.Member("doubleWrapping", true);
-      material.Member("keyEncryptionKeyID", Base64Encode(kek->id));
-      material.Member("wrappedKEK", kek->wrapped);
+      material.Member("keyEncryptionKeyID", Base64Encode(kek.id));
+      material.Member("wrappedKEK", kek.wrapped);
     } else {
       FLOE_ASSIGN_OR_RETURN(const std::string wrapped, kms_.WrapKey(data_key, master_key_id));
       material.Member("wrappedDEK", wrapped);
@@ -208,24 +205,17 @@ class FileKeyWrapper {
   }
 
  private:
-  struct KeyEncryptionKey {
-    std::string key;
-    std::string id;  // 16 random bytes
-    std::string wrapped;
-  };
-
-  Result<const KeyEncryptionKey*> KeyEncryptionKeyFor(const std::string& master_key_id) {
-    if (const auto it = keks_.find(master_key_id); it != keks_.end()) return &it->second;
-    KeyEncryptionKey kek;
+  Result<KeyEncryptionKeyCache::Key> MakeKeyEncryptionKey(const std::string& master_key_id) {
+    KeyEncryptionKeyCache::Key kek;
     FLOE_ASSIGN_OR_RETURN(kek.key, RandomBytes(static_cast<size_t>(options_.key_encryption_key_bytes)));
     FLOE_ASSIGN_OR_RETURN(kek.id, RandomBytes(16));
     FLOE_ASSIGN_OR_RETURN(kek.wrapped, kms_.WrapKey(kek.key, master_key_id));
-    return &keks_.emplace(master_key_id, std::move(kek)).first->second;
+    return kek;
   }
 
   KmsClient& kms_;
   const KeyToolsOptions& options_;
-  std::map<std::string, KeyEncryptionKey> keks_;  // by master key id
+  KeyEncryptionKeyCache& keks_;
   int column_references_ = 0;
   std::vector<std::pair<std::string, std::string>> external_;  // reference, material
 };
@@ -286,18 +276,44 @@ std::string ExternalKeyMaterialPath(const std::string& file_path) {
   return StrCat(file_path.substr(0, name), "_KEY_MATERIAL_FOR_", file_path.substr(name), ".json");
 }
 
-std::function<Result<std::string>(const std::string&)> MakeKeyToolsRetriever(std::shared_ptr<KmsClient> kms,
-                                                                             std::shared_ptr<FileIO> io,
-                                                                             std::string file_path) {
-  auto retriever = std::make_shared<KeyToolsRetriever>(std::move(kms), std::move(io), std::move(file_path));
+Result<KeyEncryptionKeyCache::Key> KeyEncryptionKeyCache::ForWriting(const std::string& master_key_id,
+                                                                      const std::function<Result<Key>()>& make) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (const auto it = writing_.find(master_key_id); it != writing_.end() && Fresh(it->second.made)) {
+    return it->second.value;
+  }
+  FLOE_ASSIGN_OR_RETURN(Key key, make());
+  const auto now = std::chrono::steady_clock::now();
+  reading_.insert_or_assign(std::pair(master_key_id, key.id), Entry<std::string>{key.key, now});
+  writing_.insert_or_assign(master_key_id, Entry<Key>{key, now});
+  return key;
+}
+
+Result<std::string> KeyEncryptionKeyCache::ForReading(const std::string& master_key_id, const std::string& id,
+                                                      const std::function<Result<std::string>()>& unwrap) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  const auto slot = std::pair(master_key_id, id);
+  if (const auto it = reading_.find(slot); it != reading_.end() && Fresh(it->second.made)) return it->second.value;
+  FLOE_ASSIGN_OR_RETURN(std::string key, unwrap());
+  reading_.insert_or_assign(slot, Entry<std::string>{key, std::chrono::steady_clock::now()});
+  return key;
+}
+
+std::function<Result<std::string>(const std::string&)> MakeKeyToolsRetriever(
+    std::shared_ptr<KmsClient> kms, std::shared_ptr<FileIO> io, std::string file_path,
+    std::shared_ptr<KeyEncryptionKeyCache> cache) {
+  auto retriever =
+      std::make_shared<KeyToolsRetriever>(std::move(kms), std::move(io), std::move(file_path), std::move(cache));
   return [retriever](const std::string& key_metadata) { return retriever->Retrieve(key_metadata); };
 }
 
 Result<KeyToolsFileKeys> MakeKeyToolsFileKeys(KmsClient& kms, const KeyToolsOptions& options,
-                                              EncryptionProperties base) {
+                                              EncryptionProperties base, KeyEncryptionKeyCache* cache) {
   FLOE_RETURN_IF_ERROR(CheckKeyToolsOptions(options, base));
   const auto data_key_bytes = static_cast<size_t>(options.data_key_bytes);
-  FileKeyWrapper wrapper(kms, options);
+  // Without a shared cache, one for this file alone: a key per master key.
+  KeyEncryptionKeyCache file_keks(std::chrono::steady_clock::duration::max());
+  FileKeyWrapper wrapper(kms, options, cache != nullptr ? *cache : file_keks);
   KeyToolsFileKeys out;
   out.properties = std::move(base);
   FLOE_ASSIGN_OR_RETURN(out.properties.footer_key, RandomBytes(data_key_bytes));

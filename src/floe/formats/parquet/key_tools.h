@@ -13,13 +13,15 @@
 //
 // Thread safety: a KmsClient is called from any thread, so implementations
 // must be thread-safe (LocalKms is). The retriever MakeKeyToolsRetriever
-// returns may be called from any thread.
+// returns may be called from any thread; so may a KeyEncryptionKeyCache.
 
 #pragma once
 
+#include <chrono>
 #include <functional>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <string_view>
 
@@ -63,6 +65,56 @@ class LocalKms final : public KmsClient {
   const std::map<std::string, std::string, std::less<>> master_keys_;
 };
 
+// Key-encryption keys kept across files, as parquet-mr's KeyToolkit keeps
+// them (parquet.encryption.cache.lifetime.seconds, 600 by default). Files
+// whose keys are made with one cache share one key-encryption key per
+// master key, and retrievers given one unwrap each key-encryption key once
+// for all the files they read. A table of many files then asks the KMS once
+// per master key and lifetime, not once per file; each file still gets data
+// keys of its own. A key older than the lifetime is not used again: the next
+// file gets a new one, and the next read asks the KMS again. A key made for
+// writing is kept for reading too.
+//
+// It holds raw keys in memory: never log or persist it. Thread-safe; a KMS
+// call for a missing key is made under the cache's lock, so two threads
+// never ask for the same key twice.
+class KeyEncryptionKeyCache {
+ public:
+  explicit KeyEncryptionKeyCache(std::chrono::steady_clock::duration lifetime = std::chrono::minutes(10))
+      : lifetime_(lifetime) {}
+
+  // A key-encryption key: `id` is 16 random bytes, `wrapped` the key as the
+  // KMS wrapped it with its master key.
+  struct Key {
+    std::string key;
+    std::string id;
+    std::string wrapped;
+  };
+
+  // The key for writing under `master_key_id`; when there is none younger
+  // than the lifetime, the one `make` returns (whose error is returned).
+  Result<Key> ForWriting(const std::string& master_key_id, const std::function<Result<Key>()>& make);
+  // Key `id` under `master_key_id`, unwrapped; when it is not kept (or too
+  // old), what `unwrap` returns (whose error is returned).
+  Result<std::string> ForReading(const std::string& master_key_id, const std::string& id,
+                                 const std::function<Result<std::string>()>& unwrap);
+
+ private:
+  template <typename T>
+  struct Entry {
+    T value;
+    std::chrono::steady_clock::time_point made;
+  };
+  bool Fresh(std::chrono::steady_clock::time_point made) const {
+    return std::chrono::steady_clock::now() - made < lifetime_;
+  }
+
+  const std::chrono::steady_clock::duration lifetime_;
+  std::mutex mutex_;
+  std::map<std::string, Entry<Key>> writing_;                                 // by master key id
+  std::map<std::pair<std::string, std::string>, Entry<std::string>> reading_;  // by (master key id, key id)
+};
+
 // Where the key tools keep the key material of `file_path` when it is not
 // held in the file: "<dir>/_KEY_MATERIAL_FOR_<file name>.json".
 std::string ExternalKeyMaterialPath(const std::string& file_path);
@@ -70,7 +122,8 @@ std::string ExternalKeyMaterialPath(const std::string& file_path);
 // A DecryptionKeys::key_retriever for a file written with the key tools.
 // For each key_metadata it reads the key material (the external file, read
 // through `io` once, on first need) and unwraps the data key through `kms`.
-// Each key-encryption key is unwrapped once. Errors:
+// Each key-encryption key is unwrapped once for the file, or with `cache`,
+// once in the cache's lifetime for every file read through it. Errors:
 // - InvalidArgument: key_metadata that is not key tools material (for
 //   instance a plain key id);
 // - Unsupported: another keyMaterialType;
@@ -79,7 +132,8 @@ std::string ExternalKeyMaterialPath(const std::string& file_path);
 // - the KMS's errors, and PermissionDenied when a wrapped data key fails
 //   its tag.
 std::function<Result<std::string>(const std::string& key_metadata)> MakeKeyToolsRetriever(
-    std::shared_ptr<KmsClient> kms, std::shared_ptr<FileIO> io, std::string file_path);
+    std::shared_ptr<KmsClient> kms, std::shared_ptr<FileIO> io, std::string file_path,
+    std::shared_ptr<KeyEncryptionKeyCache> cache = nullptr);
 
 // Which master keys encrypt a file, and how its key material is kept: the
 // properties of parquet-mr's PropertiesDrivenCryptoFactory.
@@ -124,10 +178,12 @@ struct KeyToolsFileKeys {
 // InvalidArgument for options that name no footer master key, name an empty
 // id, give a key length that is not 16, 24 or 32 bytes, or for a `base` that
 // already has keys; the KMS's errors; Internal when OpenSSL has no random
-// bytes. The KMS is asked once per master key with double wrapping, once per
-// data key without. The result holds the raw data keys: never log it.
+// bytes. The KMS is asked once per master key with double wrapping (with
+// `cache`, only for master keys it has no fresh key-encryption key of), once
+// per data key without. The result holds the raw data keys: never log it.
 Result<KeyToolsFileKeys> MakeKeyToolsFileKeys(KmsClient& kms, const KeyToolsOptions& options,
-                                              EncryptionProperties base = {});
+                                              EncryptionProperties base = {},
+                                              KeyEncryptionKeyCache* cache = nullptr);
 
 // Writes the side file of `file_path` (`keys.external_key_material`) through
 // `io`, replacing one already there; does nothing for internal material.
