@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <thread>
 
 #include "floe/columnar/builder.h"
@@ -222,6 +223,65 @@ TEST(BloomFilterTest, ProbesAFilterDuckDbWrote) {
   int passed = 0;
   for (int v = 300; v < 2300; ++v) passed += (*strings)->Check(BloomHash(StrCat("name-", v))) ? 1 : 0;
   EXPECT_LT(passed, 200);
+}
+
+// How many rows a scan of `file` filtered by `predicate` returns, and how
+// many row groups the bloom filters pruned.
+std::pair<int64_t, int64_t> RowsAndBloomPruned(const std::shared_ptr<const ParquetFileReader>& file,
+                                               ColumnPredicate predicate) {
+  ScanOptions options;
+  options.filter = {std::move(predicate)};
+  auto reader = ParquetRecordBatchReader::Make(file, options);
+  EXPECT_TRUE(reader.ok()) << reader.status().ToString();
+  if (!reader.ok()) return {-1, -1};
+  int64_t rows = 0;
+  while (true) {
+    auto batch = (*reader)->Next();
+    EXPECT_TRUE(batch.ok()) << batch.status().ToString();
+    if (!batch.ok() || !*batch) break;
+    rows += (*batch)->num_rows();
+  }
+  return {rows, (*reader)->metrics().row_groups_pruned_by_bloom};
+}
+
+TEST(BloomFilterTest, AFloatZeroIsFoundWhicheverSignItWasWrittenWith) {
+  // Writers hash a float's bits, so -0.0 and +0.0 hash apart, while a
+  // predicate compares by value: x = 0.0 matches a stored -0.0.
+  floe::testing::TempDir dir;
+  auto schema = testing::MakeSchema({Field("x", DataType::Float64(), false), Field("y", DataType::Float32(), false)});
+  for (const double zero : {-0.0, 0.0}) {
+    SCOPED_TRACE(StrCat("stored zero ", std::signbit(zero) ? "-0" : "+0"));
+    std::vector<std::optional<double>> xs;
+    std::vector<std::optional<float>> ys;
+    for (int i = 0; i < 100; ++i) {
+      xs.push_back(i == 40 ? zero : -50.5 + i);  // -50.5 .. 48.5, one zero
+      ys.push_back(static_cast<float>(xs.back().value()));
+    }
+    const RecordBatch batch =
+        testing::Batch(schema, {testing::Primitive<double>(DataType::Float64(), xs),
+                                testing::Primitive<float>(DataType::Float32(), ys)});
+    const std::string path = dir.Join(std::signbit(zero) ? "negative_zero.parquet" : "positive_zero.parquet");
+    WriterOptions options;
+    options.columns["x"].bloom_filter = true;
+    options.columns["y"].bloom_filter = true;
+    ASSERT_TRUE(testing::WriteFile(path, schema, {batch}, options).ok());
+    auto opened = ParquetFileReader::Open(NewLocalFileIO(), path);
+    ASSERT_TRUE(opened.ok()) << opened.status().ToString();
+    std::shared_ptr<const ParquetFileReader> file(std::move(*opened));
+    for (const double wanted : {0.0, -0.0}) {
+      SCOPED_TRACE(StrCat("wanted ", std::signbit(wanted) ? "-0" : "+0"));
+      EXPECT_EQ(RowsAndBloomPruned(file, ColumnPredicate{0, ColumnPredicate::Op::kEq, {PlainDouble(wanted)}}),
+                std::make_pair(int64_t{100}, int64_t{0}));
+      EXPECT_EQ(RowsAndBloomPruned(file, ColumnPredicate{1, ColumnPredicate::Op::kIn,
+                                                         {PlainFloat(7.25f), PlainFloat(static_cast<float>(wanted))}}),
+                std::make_pair(int64_t{100}, int64_t{0}));
+    }
+    // The filters still prune: 0.25 lies within the bounds and is absent.
+    EXPECT_EQ(RowsAndBloomPruned(file, ColumnPredicate{0, ColumnPredicate::Op::kEq, {PlainDouble(0.25)}}),
+              std::make_pair(int64_t{0}, int64_t{1}));
+    EXPECT_EQ(RowsAndBloomPruned(file, ColumnPredicate{1, ColumnPredicate::Op::kEq, {PlainFloat(0.25f)}}),
+              std::make_pair(int64_t{0}, int64_t{1}));
+  }
 }
 
 }  // namespace

@@ -59,6 +59,68 @@ TEST(StatisticsFilterTest, ComparesUnderEachColumnsSortOrder) {
   EXPECT_EQ(CompareStatisticsValues(i32, "abc", PlainInt32(1)), std::nullopt);  // wrong size
 }
 
+TEST(StatisticsFilterTest, BoundsWithMinAboveMaxAreNotUsed) {
+  // arrow-rs before 2023 compared FIXED_LEN_BYTE_ARRAY decimals as unsigned
+  // bytes: of 2.11, 3.22, 4.33 and -5.44 it wrote min 2.11 and max -5.44.
+  auto decimal = DataType::Decimal128(4, 2);
+  ASSERT_TRUE(decimal.ok());
+  ColumnDescriptor fixed = Column(Type::FIXED_LEN_BYTE_ARRAY, *decimal);
+  fixed.type_length = 2;
+  fixed.conversion = ValueConversion::kDecimalFromBytes;
+  const auto be16 = [](int16_t v) {
+    return std::string{static_cast<char>(static_cast<uint16_t>(v) >> 8), static_cast<char>(v & 0xff)};
+  };
+  const ColumnStatistics inverted = Bounds(be16(211), be16(-544));
+  EXPECT_TRUE(MayMatch(fixed, Pred(Op::kEq, {be16(322)}), inverted, 4));
+  EXPECT_TRUE(MayMatch(fixed, Pred(Op::kLt, {be16(0)}), inverted, 4));
+  EXPECT_TRUE(MayMatch(fixed, Pred(Op::kIn, {be16(433), be16(9999)}), inverted, 4));
+  // The same values bounded right prune what lies outside them.
+  const ColumnStatistics sound = Bounds(be16(-544), be16(433));
+  EXPECT_TRUE(MayMatch(fixed, Pred(Op::kEq, {be16(322)}), sound, 4));
+  EXPECT_FALSE(MayMatch(fixed, Pred(Op::kEq, {be16(500)}), sound, 4));
+  // The counts of inverted statistics still count: a column of nulls has no match.
+  const ColumnDescriptor i32 = Column(Type::INT32, DataType::Int32());
+  EXPECT_TRUE(MayMatch(i32, Pred(Op::kEq, {PlainInt32(4)}), Bounds(PlainInt32(5), PlainInt32(3)), 10));
+  EXPECT_FALSE(MayMatch(i32, Pred(Op::kEq, {PlainInt32(4)}), Bounds(PlainInt32(5), PlainInt32(3), 10), 10));
+  // Equal bounds are sound.
+  EXPECT_FALSE(MayMatch(i32, Pred(Op::kEq, {PlainInt32(4)}), Bounds(PlainInt32(5), PlainInt32(5)), 10));
+}
+
+TEST(StatisticsFilterTest, BloomFilterProbesCoverEveryEncodingOfAValue) {
+  using Probes = std::optional<std::vector<std::string>>;
+  const ColumnDescriptor i32 = Column(Type::INT32, DataType::Int32());
+  EXPECT_EQ(BloomFilterProbes(i32, PlainInt32(7)), Probes({PlainInt32(7)}));
+  EXPECT_EQ(BloomFilterProbes(i32, PlainInt64(7)), std::nullopt);  // not the column's size
+  const ColumnDescriptor f64 = Column(Type::DOUBLE, DataType::Float64());
+  EXPECT_EQ(BloomFilterProbes(f64, PlainDouble(1.5)), Probes({PlainDouble(1.5)}));
+  EXPECT_EQ(BloomFilterProbes(f64, PlainDouble(0.0)), Probes({PlainDouble(0.0), PlainDouble(-0.0)}));
+  EXPECT_EQ(BloomFilterProbes(f64, PlainDouble(-0.0)), Probes({PlainDouble(-0.0), PlainDouble(0.0)}));
+  EXPECT_EQ(BloomFilterProbes(f64, PlainDouble(std::nan(""))), std::nullopt);
+  const ColumnDescriptor f32 = Column(Type::FLOAT, DataType::Float32());
+  EXPECT_EQ(BloomFilterProbes(f32, PlainFloat(-0.0f)), Probes({PlainFloat(-0.0f), PlainFloat(0.0f)}));
+  ColumnDescriptor f16 = Column(Type::FIXED_LEN_BYTE_ARRAY, DataType::Float32());
+  f16.type_length = 2;
+  f16.conversion = ValueConversion::kFloat16ToFloat32;
+  const std::string half_zero("\x00\x00", 2), half_negative_zero("\x00\x80", 2), half_nan("\x01\x7e", 2);
+  EXPECT_EQ(BloomFilterProbes(f16, half_negative_zero), Probes({half_negative_zero, half_zero}));
+  EXPECT_EQ(BloomFilterProbes(f16, std::string("\x00\x3c", 2)), Probes({std::string("\x00\x3c", 2)}));  // 1.0
+  EXPECT_EQ(BloomFilterProbes(f16, half_nan), std::nullopt);
+  const ColumnDescriptor text = Column(Type::BYTE_ARRAY, DataType::Utf8());
+  EXPECT_EQ(BloomFilterProbes(text, "Lisbon"), Probes({"Lisbon"}));
+  auto decimal = DataType::Decimal128(10, 2);
+  ASSERT_TRUE(decimal.ok());
+  // BYTE_ARRAY decimals: writers store 1.00 as 0x64 or 0x0000000064.
+  ColumnDescriptor byte_decimal = Column(Type::BYTE_ARRAY, *decimal);
+  byte_decimal.conversion = ValueConversion::kDecimalFromBytes;
+  EXPECT_EQ(BloomFilterProbes(byte_decimal, "\x64"), std::nullopt);
+  ColumnDescriptor fixed_decimal = Column(Type::FIXED_LEN_BYTE_ARRAY, *decimal);
+  fixed_decimal.type_length = 5;
+  fixed_decimal.conversion = ValueConversion::kDecimalFromBytes;
+  EXPECT_EQ(BloomFilterProbes(fixed_decimal, std::string("\0\0\0\0\x64", 5)), Probes({std::string("\0\0\0\0\x64", 5)}));
+  EXPECT_EQ(BloomFilterProbes(fixed_decimal, "\x64"), std::nullopt);
+  EXPECT_EQ(BloomFilterProbes(Column(Type::BOOLEAN, DataType::Bool()), std::string(1, '\1')), std::nullopt);
+}
+
 TEST(StatisticsFilterTest, ComparisonsAgainstBounds) {
   const ColumnDescriptor c = Column(Type::INT64, DataType::Int64());
   const ColumnStatistics s = Bounds(PlainInt64(10), PlainInt64(20));

@@ -325,9 +325,15 @@ Result<bool> ParquetRecordBatchReader::BloomFiltersMayMatch(int row_group) {
                           ReadBloomFilter(*file_, row_group, p.column));
     if (!filter) continue;
     // spec: values are hashed in their PLAIN encoding, byte arrays without
-    // the length: exactly the statistics encoding the predicate carries.
-    const bool any = std::any_of(p.values.begin(), p.values.end(),
-                                 [&](const std::string& v) { return filter->Check(BloomHash(std::string_view(v))); });
+    // the length: the statistics encoding the predicate carries, looked up
+    // as every encoding a matching row may have been hashed as.
+    const ColumnDescriptor& column = file_->schema().column(p.column);
+    const bool any = std::any_of(p.values.begin(), p.values.end(), [&](const std::string& v) {
+      const std::optional<std::vector<std::string>> probes = BloomFilterProbes(column, v);
+      return !probes || std::any_of(probes->begin(), probes->end(), [&](const std::string& probe) {
+        return filter->Check(BloomHash(std::string_view(probe)));
+      });
+    });
     if (!any) return false;
   }
   return true;

@@ -126,9 +126,17 @@ std::optional<int> CompareStatisticsValues(const ColumnDescriptor& column, std::
   return c < 0 ? -1 : (c > 0 ? 1 : 0);
 }
 
-bool MayMatch(const ColumnDescriptor& column, const ColumnPredicate& predicate, const ColumnStatistics& stats,
+bool MayMatch(const ColumnDescriptor& column, const ColumnPredicate& predicate, const ColumnStatistics& given,
               int64_t num_values) {
   using Op = ColumnPredicate::Op;
+  const bool inverted = given.min && given.max && CompareStatisticsValues(column, *given.min, *given.max).value_or(0) > 0;
+  ColumnStatistics without_bounds;
+  if (inverted) {
+    without_bounds = given;
+    without_bounds.min.reset();
+    without_bounds.max.reset();
+  }
+  const ColumnStatistics& stats = inverted ? without_bounds : given;
   const bool all_null = stats.null_count && num_values >= 0 && *stats.null_count == num_values;
   switch (predicate.op) {
     case Op::kIsNull: return !(stats.null_count && *stats.null_count == 0);
@@ -143,6 +151,46 @@ bool MayMatch(const ColumnDescriptor& column, const ColumnPredicate& predicate, 
       if (predicate.values.size() != 1) return true;
       return RangeMayMatch(column, predicate.op, predicate.values[0], stats);
   }
+}
+
+std::optional<std::vector<std::string>> BloomFilterProbes(const ColumnDescriptor& column, std::string_view value) {
+  using Probes = std::vector<std::string>;
+  const auto zero_or_value = [&](bool is_nan, bool is_zero, size_t sign_byte, size_t size) {
+    if (value.size() != size || is_nan) return std::optional<Probes>();
+    if (!is_zero) return std::optional<Probes>(Probes{std::string(value)});
+    std::string other(value);
+    other[sign_byte] = static_cast<char>(other[sign_byte] ^ 0x80);  // little-endian: the sign is the last byte's top bit
+    return std::optional<Probes>(Probes{std::string(value), std::move(other)});
+  };
+  switch (column.physical_type) {
+    case Type::BOOLEAN: return std::nullopt;
+    case Type::INT32: return value.size() == 4 ? std::optional<Probes>(Probes{std::string(value)}) : std::nullopt;
+    case Type::INT64: return value.size() == 8 ? std::optional<Probes>(Probes{std::string(value)}) : std::nullopt;
+    case Type::INT96: return value.size() == 12 ? std::optional<Probes>(Probes{std::string(value)}) : std::nullopt;
+    case Type::FLOAT: {
+      if (value.size() != 4) return std::nullopt;
+      const float f = Load<float>(value);
+      return zero_or_value(std::isnan(f), f == 0.0f, 3, 4);
+    }
+    case Type::DOUBLE: {
+      if (value.size() != 8) return std::nullopt;
+      const double d = Load<double>(value);
+      return zero_or_value(std::isnan(d), d == 0.0, 7, 8);
+    }
+    case Type::FIXED_LEN_BYTE_ARRAY: {
+      if (column.conversion == ValueConversion::kFloat16ToFloat32) {
+        if (value.size() != 2) return std::nullopt;
+        const float f = encoding::HalfToFloat(Load<uint16_t>(value));
+        return zero_or_value(std::isnan(f), f == 0.0f, 1, 2);
+      }
+      if (column.type_length <= 0 || value.size() != static_cast<size_t>(column.type_length)) return std::nullopt;
+      return Probes{std::string(value)};
+    }
+    case Type::BYTE_ARRAY:
+      if (column.conversion == ValueConversion::kDecimalFromBytes) return std::nullopt;
+      return Probes{std::string(value)};
+  }
+  return std::nullopt;
 }
 
 bool RowGroupMayMatch(const ParquetSchema& schema, const RowGroup& row_group,

@@ -53,9 +53,21 @@ std::string PlainDouble(double value);
 std::optional<int> CompareStatisticsValues(const ColumnDescriptor& column, std::string_view a, std::string_view b);
 
 // Whether values summarised by `stats` (with `num_values` values, nulls
-// included, when known; -1 otherwise) may satisfy `predicate`.
+// included, when known; -1 otherwise) may satisfy `predicate`. Bounds with
+// min above max are not used: no valid file has them, and writers that
+// compared in the wrong order (unsigned bytes for signed decimals) wrote
+// them.
 bool MayMatch(const ColumnDescriptor& column, const ColumnPredicate& predicate, const ColumnStatistics& stats,
               int64_t num_values);
+
+// The byte strings to look up in the column's bloom filter for predicate
+// value `value` (statistics encoding), any of which a row holding it was
+// hashed as: writers hash a value's PLAIN bytes, and a predicate compares
+// floats by value, so a float zero is looked up as both -0 and +0. nullopt
+// when the bloom filter cannot rule the value out: a NaN (whose bits vary),
+// a value whose size is not the physical type's, a BYTE_ARRAY decimal
+// (writers store them in different widths), a boolean.
+std::optional<std::vector<std::string>> BloomFilterProbes(const ColumnDescriptor& column, std::string_view value);
 
 // Whether row group `row_group` may hold matching rows: every predicate is
 // checked against its column chunk's statistics.
