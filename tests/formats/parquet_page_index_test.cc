@@ -14,6 +14,7 @@
 #include "floe/formats/parquet/file_writer.h"
 #include "floe/formats/parquet/metadata_codec.h"
 #include "floe/formats/parquet/page_index.h"
+#include "floe/formats/parquet/reader/column_reader.h"
 #include "floe/formats/parquet/record_batch_reader.h"
 #include "floe/formats/parquet/statistics_filter.h"
 #include "floe/io/file_io.h"
@@ -38,36 +39,66 @@ std::string WriteTenPages(const floe::testing::TempDir& dir, bool nullable = fal
   return path;
 }
 
-// `path` again with the first chunk's column index changed by `edit`: the
-// new index goes where the footer was, and the footer after it points there.
-std::string WithColumnIndex(const floe::testing::TempDir& dir, const std::string& path,
-                            const std::function<void(ColumnIndex*)>& edit) {
+// `path` again with the first chunk's column index (or offset index)
+// replaced by `encoded`: the new index goes where the footer was, and the
+// footer after it points there.
+std::string WithIndexReplaced(const floe::testing::TempDir& dir, const std::string& path, bool offset_index,
+                              const std::string& encoded) {
   const std::string bytes = testing::ReadFileBytes(path);
   auto file = ParquetFileReader::Open(NewLocalFileIO(), path);
   EXPECT_TRUE(file.ok()) << file.status().ToString();
   FileMetaData md = (*file)->metadata();
   ColumnChunk& chunk = md.row_groups[0].columns[0];
-  const auto at = static_cast<size_t>(*chunk.column_index_offset);
-  auto index = DecodeColumnIndex(testing::AsBytes(bytes.substr(at, static_cast<size_t>(*chunk.column_index_length))));
-  EXPECT_TRUE(index.ok()) << index.status().ToString();
-  edit(&*index);
-  std::string encoded_index;
-  EXPECT_TRUE(EncodeColumnIndex(*index, &encoded_index).ok());
-
   uint32_t footer_length = 0;
   std::memcpy(&footer_length, bytes.data() + bytes.size() - 8, 4);  // little-endian, as the file
   const size_t footer_start = bytes.size() - 8 - footer_length;
-  chunk.column_index_offset = static_cast<int64_t>(footer_start);
-  chunk.column_index_length = static_cast<int32_t>(encoded_index.size());
+  (offset_index ? chunk.offset_index_offset : chunk.column_index_offset) = static_cast<int64_t>(footer_start);
+  (offset_index ? chunk.offset_index_length : chunk.column_index_length) = static_cast<int32_t>(encoded.size());
   std::string footer;
   EXPECT_TRUE(EncodeFileMetaData(md, &footer).ok());
-  std::string out = bytes.substr(0, footer_start) + encoded_index + footer;
+  std::string out = bytes.substr(0, footer_start) + encoded + footer;
   const auto length = static_cast<uint32_t>(footer.size());
   out.append(reinterpret_cast<const char*>(&length), 4);
   out += "PAR1";
   const std::string edited = dir.Join("edited.parquet");
   std::ofstream(edited, std::ios::binary) << out;
   return edited;
+}
+
+// The bytes of the first chunk's index of `path` that `offset` and `length` locate.
+std::span<const uint8_t> IndexBytes(const std::string& bytes, std::optional<int64_t> offset,
+                                    std::optional<int32_t> length) {
+  return testing::AsBytes(std::string_view(bytes).substr(static_cast<size_t>(*offset), static_cast<size_t>(*length)));
+}
+
+// `path` again with the first chunk's column index changed by `edit`.
+std::string WithColumnIndex(const floe::testing::TempDir& dir, const std::string& path,
+                            const std::function<void(ColumnIndex*)>& edit) {
+  const std::string bytes = testing::ReadFileBytes(path);
+  auto file = ParquetFileReader::Open(NewLocalFileIO(), path);
+  EXPECT_TRUE(file.ok()) << file.status().ToString();
+  const ColumnChunk& chunk = (*file)->metadata().row_groups[0].columns[0];
+  auto index = DecodeColumnIndex(IndexBytes(bytes, chunk.column_index_offset, chunk.column_index_length));
+  EXPECT_TRUE(index.ok()) << index.status().ToString();
+  edit(&*index);
+  std::string encoded;
+  EXPECT_TRUE(EncodeColumnIndex(*index, &encoded).ok());
+  return WithIndexReplaced(dir, path, /*offset_index=*/false, encoded);
+}
+
+// `path` again with the first chunk's offset index changed by `edit`.
+std::string WithOffsetIndex(const floe::testing::TempDir& dir, const std::string& path,
+                            const std::function<void(OffsetIndex*)>& edit) {
+  const std::string bytes = testing::ReadFileBytes(path);
+  auto file = ParquetFileReader::Open(NewLocalFileIO(), path);
+  EXPECT_TRUE(file.ok()) << file.status().ToString();
+  const ColumnChunk& chunk = (*file)->metadata().row_groups[0].columns[0];
+  auto index = DecodeOffsetIndex(IndexBytes(bytes, chunk.offset_index_offset, chunk.offset_index_length));
+  EXPECT_TRUE(index.ok()) << index.status().ToString();
+  edit(&*index);
+  std::string encoded;
+  EXPECT_TRUE(EncodeOffsetIndex(*index, &encoded).ok());
+  return WithIndexReplaced(dir, path, /*offset_index=*/true, encoded);
 }
 
 Status ReadFirstChunksIndex(const std::string& path) {
@@ -166,6 +197,107 @@ TEST(ParquetPageIndexTest, AColumnIndexContradictingItsColumnIsNotUsedToPrune) {
   const std::vector<int64_t> first =
       RowsKept(checksum, ColumnPredicate{0, ColumnPredicate::Op::kEq, {PlainInt32(static_cast<int32_t>(all[0]))}});
   EXPECT_EQ(first.size(), 5120u);
+}
+
+TEST(ParquetPageIndexTest, ARowSelectionRefusesPagesTheOffsetIndexMisplaces) {
+  floe::testing::TempDir dir;
+  const std::string path = WriteTenPages(dir);
+  const ColumnPredicate id_350{0, ColumnPredicate::Op::kEq, {PlainInt64(350)}};
+  // The control: the edit itself keeps a sound offset index sound.
+  const std::string unedited = WithOffsetIndex(dir, path, [](OffsetIndex*) {});
+  EXPECT_EQ(RowsKept(unedited, id_350).size(), 100u);
+
+  // Page 3 said to start at row 250 (it starts at 300). The scan of rows
+  // 250..399 reads page 3 as rows 250..349 and then finds page 4, whose
+  // first row the index gives as 400, after 350 rows.
+  const std::string misplaced =
+      WithOffsetIndex(dir, path, [](OffsetIndex* index) { index->page_locations[3].first_row_index = 250; });
+  auto file = ParquetFileReader::Open(NewLocalFileIO(), misplaced);
+  ASSERT_TRUE(file.ok()) << file.status().ToString();
+  ScanOptions options;
+  options.filter = {id_350};
+  const auto batches = ReadAllBatches(std::shared_ptr<const ParquetFileReader>(std::move(*file)), options);
+  EXPECT_EQ(batches.status().code(), StatusCode::kCorrupt) << batches.status().ToString();
+  EXPECT_NE(batches.status().message().find(
+                "the offset index says data page 4 starts at row 400, the pages before it hold 350 rows"),
+            std::string::npos)
+      << batches.status().ToString();
+  // Read whole, without a selection, the file's rows are all there.
+  EXPECT_EQ(RowsKept(misplaced, ColumnPredicate{0, ColumnPredicate::Op::kIsNotNull, {}}).size(), 1000u);
+}
+
+// A chunk of `repeated int32 x` in two v1 pages, the second of which starts
+// inside the record the first began: [1, 2], [3, 4], [5] as levels
+// rep 0 1 0 | 1 0, all defined.
+struct RecordSplitAcrossPages {
+  ParquetSchema schema;
+  ColumnMetaData meta;
+  std::string chunk;
+  OffsetIndex index;
+  static constexpr int64_t kChunkOffset = 4;
+
+  static Result<RecordSplitAcrossPages> Make() {
+    RecordSplitAcrossPages out;
+    SchemaElement root;
+    root.name = "schema";
+    root.num_children = 1;
+    SchemaElement leaf;
+    leaf.name = "x";
+    leaf.type = Type::INT32;
+    leaf.repetition_type = FieldRepetitionType::REPEATED;
+    FLOE_ASSIGN_OR_RETURN(out.schema, ParquetSchema::Make({root, leaf}));
+    // v1 levels: each section behind its 4-byte length. A bit-packed run of
+    // one group (header 0x03) of 1-bit levels, or an RLE run of ones.
+    const auto page = [](std::string rep_bits, int32_t values, std::vector<int32_t> ints) {
+      std::string body = std::string("\x02\x00\x00\x00\x03", 5) + rep_bits;
+      body += std::string("\x02\x00\x00\x00", 4) + static_cast<char>(values << 1) + '\x01';
+      for (const int32_t v : ints) body += PlainInt32(v);
+      PageHeader header;
+      header.type = PageType::DATA_PAGE;
+      header.uncompressed_page_size = static_cast<int32_t>(body.size());
+      header.compressed_page_size = static_cast<int32_t>(body.size());
+      header.data_page_header = DataPageHeader{};
+      header.data_page_header->num_values = values;
+      std::string bytes;
+      EXPECT_TRUE(EncodePageHeader(header, &bytes).ok());
+      return bytes + body;
+    };
+    const std::string first = page("\x02", 3, {1, 2, 3});  // rep 0 1 0
+    const std::string second = page("\x01", 2, {4, 5});    // rep 1 0
+    out.chunk = first + second;
+    out.meta.type = Type::INT32;
+    out.meta.codec = CompressionCodec::UNCOMPRESSED;
+    out.meta.num_values = 5;
+    // What such a writer's index says: the second page's first record is row 2.
+    out.index.page_locations = {PageLocation{kChunkOffset, static_cast<int32_t>(first.size()), 0},
+                                PageLocation{kChunkOffset + static_cast<int64_t>(first.size()),
+                                             static_cast<int32_t>(second.size()), 2}};
+    return out;
+  }
+
+  Status Read(bool with_offset_index, LeafBatch* out) const {
+    FLOE_ASSIGN_OR_RETURN(auto reader, ColumnReader::Make(schema.column(0), meta, Buffer::CopyOf(chunk), kChunkOffset,
+                                                          PageReaderOptions{}, "hand.parquet column x"));
+    if (with_offset_index) reader->SetOffsetIndex(&index);
+    return reader->ReadRecords(3, out);
+  }
+};
+
+TEST(ParquetPageIndexTest, APageStartingInsideARecordIsRefusedToRowSelection) {
+  auto split = RecordSplitAcrossPages::Make();
+  ASSERT_TRUE(split.ok()) << split.status().ToString();
+  // Read whole, the record continues onto the second page, as old writers meant.
+  LeafBatch whole;
+  const Status read = split->Read(/*with_offset_index=*/false, &whole);
+  ASSERT_TRUE(read.ok()) << read.ToString();
+  EXPECT_EQ(whole.num_records, 3);
+  EXPECT_EQ(whole.rep_levels, (std::vector<int16_t>{0, 1, 0, 1, 0}));
+  // Through the offset index, which promises pages that start records, the
+  // record would be cut at the page's end: Corrupt, not a shorter list.
+  LeafBatch selected;
+  const Status refused = split->Read(/*with_offset_index=*/true, &selected);
+  EXPECT_EQ(refused.code(), StatusCode::kCorrupt) << refused.ToString();
+  EXPECT_NE(refused.message().find("data page 1 starts inside a record"), std::string::npos) << refused.ToString();
 }
 
 }  // namespace

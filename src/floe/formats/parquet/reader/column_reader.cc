@@ -239,8 +239,32 @@ Result<bool> ColumnReader::NextDataPage() {
     ++data_page_;
     page_ = std::move(*page);
     FLOE_RETURN_IF_ERROR(StartDataPage(page_));
+    if (offset_index_ != nullptr) FLOE_RETURN_IF_ERROR(CheckPageAgainstOffsetIndex());
     return true;
   }
+}
+
+Status ColumnReader::CheckPageAgainstOffsetIndex() const {
+  // Row selection trusts the offset index to say where each page's rows
+  // begin; a page that disagrees would misalign this column's rows with the
+  // others', or cut a record short, silently.
+  const std::vector<PageLocation>& pages = offset_index_->page_locations;
+  if (data_page_ >= static_cast<int64_t>(pages.size())) {
+    return WithContext(Status::Corrupt(
+        StrCat("data page ", data_page_, " is not in the offset index, which lists ", pages.size())));
+  }
+  const int64_t first_row = pages[static_cast<size_t>(data_page_)].first_row_index;
+  if (first_row != records_) {
+    return WithContext(Status::Corrupt(StrCat("the offset index says data page ", data_page_, " starts at row ",
+                                              first_row, ", the pages before it hold ", records_, " rows")));
+  }
+  // spec (PageIndex.md): with a page index, every page starts a record.
+  if (column_.max_repetition_level > 0 && page_levels_ > 0 && page_rep_[0] != 0) {
+    return WithContext(Status::Corrupt(StrCat("data page ", data_page_,
+                                              " starts inside a record, which a file with a page index may not do; "
+                                              "it can be read whole, not by row selection")));
+  }
+  return Status::OK();
 }
 
 Status ColumnReader::TakeDictionary(const Page& page) {

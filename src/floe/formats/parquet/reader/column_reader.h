@@ -77,6 +77,10 @@ class ColumnReader {
   // the end of the chunk.
   Result<bool> NextDataPage();
   Status StartDataPage(const Page& page);
+  // With an offset index: Corrupt unless the page just started is the one
+  // the index lists next, starting at the row read so far, and (repeated
+  // columns) with a record.
+  Status CheckPageAgainstOffsetIndex() const;
   Status TakeDictionary(const Page& page);
   // With `all_max`: when the levels are one run of max_level (no nulls), sets
   // it and leaves `out` alone.
