@@ -515,13 +515,21 @@ TEST(ParquetKeyToolsTest, ACacheSharesKeyEncryptionKeysAcrossFilesForItsLifetime
   EXPECT_TRUE(writer_reads.calls().empty());
 
   // Past its lifetime a key is not used again: with a lifetime of zero,
-  // every file gets new key-encryption keys and every read asks the KMS.
+  // every file gets new key-encryption keys and every read asks the KMS;
+  // within a file, the columns of one master key still share one.
   CountingKms expiring_kms(MasterKeys());
   KeyEncryptionKeyCache expired(std::chrono::seconds(0));
+  options.column_master_key_ids = {{"secret", "kc1"}, {"note", "kc1"}};
   const KeyToolsFileKeys first = write(dir.Join("expired0.parquet"), expiring_kms, &expired);
   const KeyToolsFileKeys second = write(dir.Join("expired1.parquet"), expiring_kms, &expired);
   EXPECT_NE(KekIdIn(*first.properties.footer_key_metadata), KekIdIn(*second.properties.footer_key_metadata));
-  EXPECT_EQ(expiring_kms.wraps(), (std::map<std::string, int>{{"kc1", 2}, {"kc2", 2}, {"kf", 2}}));
+  EXPECT_EQ(KekIdIn(*first.properties.column_keys.at("secret").key_metadata),
+            KekIdIn(*first.properties.column_keys.at("note").key_metadata));
+  EXPECT_EQ(expiring_kms.wraps(), (std::map<std::string, int>{{"kc1", 2}, {"kf", 2}}));
+  // Expired keys are dropped, not kept: the cache holds the last file's.
+  for (int i = 0; i < 10; ++i) write(dir.Join(StrCat("expired", i + 2, ".parquet")), expiring_kms, &expired);
+  EXPECT_LE(expired.size(), 4u);  // at most, for writing and reading, kf's and kc1's
+  options.column_master_key_ids = {{"secret", "kc1"}, {"note", "kc2"}};
   CountingKms expired_reads(MasterKeys());
   auto expired_reader = std::make_shared<KeyEncryptionKeyCache>(std::chrono::seconds(0));
   read_all(expired_reads, [&] { return expired_reader; });

@@ -149,8 +149,9 @@ class KeyToolsRetriever {
 // key for that master key, made and sent to the KMS once.
 class FileKeyWrapper {
  public:
-  FileKeyWrapper(KmsClient& kms, const KeyToolsOptions& options, KeyEncryptionKeyCache& keks)
-      : kms_(kms), options_(options), keks_(keks) {}
+  // `shared`, when not null, is consulted once per master key of the file.
+  FileKeyWrapper(KmsClient& kms, const KeyToolsOptions& options, KeyEncryptionKeyCache* shared)
+      : kms_(kms), options_(options), shared_(shared) {}
 
   // The key_metadata for `data_key`: its material, or with external storage
   // a reference to the material kept for the side file.
@@ -166,14 +167,13 @@ class FileKeyWrapper {
     }
     material.Member("masterKeyID", master_key_id);
     if (options_.double_wrapping) {
-      FLOE_ASSIGN_OR_RETURN(const KeyEncryptionKeyCache::Key kek,
-                            keks_.ForWriting(master_key_id, [&] { return MakeKeyEncryptionKey(master_key_id); }));
+      FLOE_ASSIGN_OR_RETURN(const KeyEncryptionKeyCache::Key* kek, KeyEncryptionKeyFor(master_key_id));
       // The data key under the key-encryption key, its id's bytes the AAD.
-      FLOE_ASSIGN_OR_RETURN(const std::string blob, SealAesGcmBlob(kek.key, data_key, kek.id));
+      FLOE_ASSIGN_OR_RETURN(const std::string blob, SealAesGcmBlob(kek->key, data_key, kek->id));
       material.Member("wrappedDEK", Base64Encode(blob));
       material.Member("doubleWrapping", true);
-      material.Member("keyEncryptionKeyID", Base64Encode(kek.id));
-      material.Member("wrappedKEK", kek.wrapped);
+      material.Member("keyEncryptionKeyID", Base64Encode(kek->id));
+      material.Member("wrappedKEK", kek->wrapped);
     } else {
       FLOE_ASSIGN_OR_RETURN(const std::string wrapped, kms_.WrapKey(data_key, master_key_id));
       material.Member("wrappedDEK", wrapped);
@@ -205,6 +205,16 @@ class FileKeyWrapper {
   }
 
  private:
+  // One key-encryption key per master key for the whole file, even if the
+  // shared cache's copy expires while the file's keys are being made.
+  Result<const KeyEncryptionKeyCache::Key*> KeyEncryptionKeyFor(const std::string& master_key_id) {
+    if (const auto it = file_keks_.find(master_key_id); it != file_keks_.end()) return &it->second;
+    const auto make = [&] { return MakeKeyEncryptionKey(master_key_id); };
+    FLOE_ASSIGN_OR_RETURN(KeyEncryptionKeyCache::Key kek,
+                          shared_ != nullptr ? shared_->ForWriting(master_key_id, make) : make());
+    return &file_keks_.emplace(master_key_id, std::move(kek)).first->second;
+  }
+
   Result<KeyEncryptionKeyCache::Key> MakeKeyEncryptionKey(const std::string& master_key_id) {
     KeyEncryptionKeyCache::Key kek;
     FLOE_ASSIGN_OR_RETURN(kek.key, RandomBytes(static_cast<size_t>(options_.key_encryption_key_bytes)));
@@ -215,7 +225,8 @@ class FileKeyWrapper {
 
   KmsClient& kms_;
   const KeyToolsOptions& options_;
-  KeyEncryptionKeyCache& keks_;
+  KeyEncryptionKeyCache* shared_;
+  std::map<std::string, KeyEncryptionKeyCache::Key> file_keks_;  // by master key id
   int column_references_ = 0;
   std::vector<std::pair<std::string, std::string>> external_;  // reference, material
 };
@@ -282,6 +293,7 @@ Result<KeyEncryptionKeyCache::Key> KeyEncryptionKeyCache::ForWriting(const std::
   if (const auto it = writing_.find(master_key_id); it != writing_.end() && Fresh(it->second.made)) {
     return it->second.value;
   }
+  DropExpired();
   FLOE_ASSIGN_OR_RETURN(Key key, make());
   const auto now = std::chrono::steady_clock::now();
   reading_.insert_or_assign(std::pair(master_key_id, key.id), Entry<std::string>{key.key, now});
@@ -294,9 +306,20 @@ Result<std::string> KeyEncryptionKeyCache::ForReading(const std::string& master_
   std::lock_guard<std::mutex> lock(mutex_);
   const auto slot = std::pair(master_key_id, id);
   if (const auto it = reading_.find(slot); it != reading_.end() && Fresh(it->second.made)) return it->second.value;
+  DropExpired();
   FLOE_ASSIGN_OR_RETURN(std::string key, unwrap());
   reading_.insert_or_assign(slot, Entry<std::string>{key, std::chrono::steady_clock::now()});
   return key;
+}
+
+size_t KeyEncryptionKeyCache::size() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return writing_.size() + reading_.size();
+}
+
+void KeyEncryptionKeyCache::DropExpired() {
+  std::erase_if(writing_, [&](const auto& entry) { return !Fresh(entry.second.made); });
+  std::erase_if(reading_, [&](const auto& entry) { return !Fresh(entry.second.made); });
 }
 
 std::function<Result<std::string>(const std::string&)> MakeKeyToolsRetriever(
@@ -311,9 +334,7 @@ Result<KeyToolsFileKeys> MakeKeyToolsFileKeys(KmsClient& kms, const KeyToolsOpti
                                               EncryptionProperties base, KeyEncryptionKeyCache* cache) {
   FLOE_RETURN_IF_ERROR(CheckKeyToolsOptions(options, base));
   const auto data_key_bytes = static_cast<size_t>(options.data_key_bytes);
-  // Without a shared cache, one for this file alone: a key per master key.
-  KeyEncryptionKeyCache file_keks(std::chrono::steady_clock::duration::max());
-  FileKeyWrapper wrapper(kms, options, cache != nullptr ? *cache : file_keks);
+  FileKeyWrapper wrapper(kms, options, cache);
   KeyToolsFileKeys out;
   out.properties = std::move(base);
   FLOE_ASSIGN_OR_RETURN(out.properties.footer_key, RandomBytes(data_key_bytes));

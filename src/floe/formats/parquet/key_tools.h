@@ -75,9 +75,10 @@ class LocalKms final : public KmsClient {
 // file gets a new one, and the next read asks the KMS again. A key made for
 // writing is kept for reading too.
 //
-// It holds raw keys in memory: never log or persist it. Thread-safe; a KMS
-// call for a missing key is made under the cache's lock, so two threads
-// never ask for the same key twice.
+// It holds raw keys in memory: never log or persist it. Keys past their
+// lifetime are dropped whenever a key is missing. Thread-safe; a KMS call for
+// a missing key is made under the cache's lock, so two threads never ask for
+// the same key twice (and the KmsClient must not use the cache itself).
 class KeyEncryptionKeyCache {
  public:
   explicit KeyEncryptionKeyCache(std::chrono::steady_clock::duration lifetime = std::chrono::minutes(10))
@@ -99,6 +100,9 @@ class KeyEncryptionKeyCache {
   Result<std::string> ForReading(const std::string& master_key_id, const std::string& id,
                                  const std::function<Result<std::string>()>& unwrap);
 
+  // How many keys it holds, for writing and reading.
+  size_t size() const;
+
  private:
   template <typename T>
   struct Entry {
@@ -108,9 +112,11 @@ class KeyEncryptionKeyCache {
   bool Fresh(std::chrono::steady_clock::time_point made) const {
     return std::chrono::steady_clock::now() - made < lifetime_;
   }
+  // Drops the keys past their lifetime. Called with mutex_ held.
+  void DropExpired();
 
   const std::chrono::steady_clock::duration lifetime_;
-  std::mutex mutex_;
+  mutable std::mutex mutex_;
   std::map<std::string, Entry<Key>> writing_;                                 // by master key id
   std::map<std::pair<std::string, std::string>, Entry<std::string>> reading_;  // by (master key id, key id)
 };
