@@ -496,6 +496,24 @@ TEST(ParquetCliTest, PagesListsEachPageFromItsHeaderOrFromThePageIndex) {
                                    "\n0,id,0,DATA_PAGE,49,28,11,8,PLAIN_DICTIONARY,0,8,,,,,\n")
       << plain_headers.out;
 
+  // Repeated columns: a v2 page counts its rows and nulls (5 rows of lists,
+  // 10 levels); a v1 page without a page index cannot say its rows, so only
+  // the first page's first row is known.
+  auto v2 = RunFloe({"--format", "csv", "parquet", "pages", data + "datapage_v2.snappy.parquet", "--columns",
+                     "e.list.element"},
+                    kCleanEnv);
+  ASSERT_EQ(v2.exit_code, 0) << v2.err;
+  EXPECT_NE(v2.out.find("\n0,e.list.element,0,DATA_PAGE_V2,270,51,12,10,RLE_DICTIONARY,0,5,2,1,3,,\n"),
+            std::string::npos)
+      << v2.out;
+  auto nested = RunFloe({"--format", "csv", "parquet", "pages", data + "nested_lists.snappy.parquet", "--columns",
+                         "a.list.element.list.element.list.element"},
+                        kCleanEnv);
+  ASSERT_EQ(nested.exit_code, 0) << nested.err;
+  EXPECT_NE(nested.out.find("\n0,a.list.element.list.element.list.element,0,DATA_PAGE,47,61,33,18,PLAIN_DICTIONARY,0,,3,"),
+            std::string::npos)
+      << nested.out;
+
   // The page CRCs of parquet-mr's checksum files: one page altered, one not.
   auto corrupt = RunFloe(
       {"--format", "csv", "parquet", "pages", data + "datapage_v1-corrupt-checksum.parquet", "--columns", "a"},
@@ -522,6 +540,41 @@ TEST(ParquetCliTest, PagesListsEachPageFromItsHeaderOrFromThePageIndex) {
     EXPECT_NE(keyless.out.find("\n0,double_field,,,,,,,,,,,,,,\"" + note + "\"\n"), std::string::npos) << keyless.out;
     EXPECT_NE(keyless.out.find("\n0,int64_field,0,"), std::string::npos) << keyless.out;
   }
+
+  // A damaged column index: the headers still list every page, with a note;
+  // --index, which lists nothing else, fails naming it.
+  std::string damaged_bytes;
+  {
+    std::ifstream file(out, std::ios::binary);
+    damaged_bytes.assign(std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>());
+    auto opened = parquet::ParquetFileReader::Open(NewLocalFileIO(), out);
+    ASSERT_TRUE(opened.ok()) << opened.status().ToString();
+    const parquet::ColumnChunk& chunk = (*opened)->metadata().row_groups[0].columns[0];
+    ASSERT_TRUE(chunk.column_index_offset && chunk.column_index_length);
+    damaged_bytes.replace(static_cast<size_t>(*chunk.column_index_offset),
+                          static_cast<size_t>(*chunk.column_index_length),
+                          static_cast<size_t>(*chunk.column_index_length), '\xff');
+  }
+  const std::string damaged = dir.Join("damaged_index.parquet");
+  std::ofstream(damaged, std::ios::binary) << damaged_bytes;
+  auto listed = RunFloe({"--format", "csv", "parquet", "pages", damaged, "--columns", "id"}, kCleanEnv);
+  ASSERT_EQ(listed.exit_code, 0) << listed.err;
+  const std::vector<std::string> damaged_lines = csv_lines(listed.out);
+  ASSERT_EQ(damaged_lines.size(), 9u) << listed.out;  // the header, 7 pages, the note
+  // The last page from its header alone: all but the bounds, which floe
+  // keeps in the page index, not in page headers.
+  const std::vector<std::string_view> from_header = Split(damaged_lines[7], ',');
+  const std::vector<std::string_view> from_index = Split(lines[7], ',');
+  ASSERT_EQ(from_header.size(), 16u) << damaged_lines[7];
+  for (size_t cell = 0; cell < 16; ++cell) {
+    EXPECT_EQ(from_header[cell], cell == 12 || cell == 13 ? "" : from_index[cell]) << "column " << cell;
+  }
+  EXPECT_TRUE(damaged_lines[8].starts_with("0,id,,,,,,,,,,,,,,")) << damaged_lines[8];
+  EXPECT_NE(damaged_lines[8].find("page index not read: Corrupt: "), std::string::npos) << damaged_lines[8];
+  EXPECT_NE(damaged_lines[8].find("column index"), std::string::npos) << damaged_lines[8];
+  auto refused = RunFloe({"parquet", "pages", damaged, "--columns", "id", "--index"}, kCleanEnv);
+  EXPECT_NE(refused.exit_code, 0);
+  EXPECT_NE(refused.err.find("Corrupt"), std::string::npos) << refused.err;
 
   auto unknown = RunFloe({"parquet", "pages", out, "--columns", "nope"}, kCleanEnv);
   EXPECT_NE(unknown.exit_code, 0);

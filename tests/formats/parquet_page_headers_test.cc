@@ -67,6 +67,17 @@ TEST(ParquetPageHeadersTest, DataPagesAreWhereEveryWritersOffsetIndexSays) {
           EXPECT_EQ(data_pages[p]->stored_size, locations[p].compressed_page_size) << "page " << p;
           ++pages_checked;
         }
+        EXPECT_TRUE(OffsetIndexLocates(*(*index)[0].offset_index, *headers));
+        // One page moved, dropped or added is not the same index.
+        OffsetIndex moved = *(*index)[0].offset_index;
+        moved.page_locations.back().offset += 1;
+        EXPECT_FALSE(OffsetIndexLocates(moved, *headers));
+        OffsetIndex shorter = *(*index)[0].offset_index;
+        shorter.page_locations.pop_back();
+        EXPECT_FALSE(OffsetIndexLocates(shorter, *headers));
+        OffsetIndex longer = *(*index)[0].offset_index;
+        longer.page_locations.push_back(longer.page_locations.back());
+        EXPECT_FALSE(OffsetIndexLocates(longer, *headers));
         ++chunks_checked;
       }
     }

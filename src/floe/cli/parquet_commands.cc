@@ -392,7 +392,7 @@ IndexedPage IndexedPageAt(const parquet::ColumnDescriptor& desc, const parquet::
   const std::vector<parquet::PageLocation>& locations = index.offset_index->page_locations;
   IndexedPage page;
   page.location = &locations[p];
-  page.end_row = p + 1 < locations.size() ? locations[p + 1].first_row_index : row_group_rows;
+  page.end_row = parquet::PageEndRow(*index.offset_index, p, row_group_rows);
   if (!index.column_index) return page;
   const parquet::ColumnIndex& bounds = *index.column_index;
   page.null_page = bounds.null_pages[p];
@@ -465,21 +465,18 @@ Status ListChunkFromHeaders(const ParquetFileReader& reader, int g, int c, Pages
     return table.Append(ChunkNote(g, desc.dotted_path(), "encrypted, no key for its pages"));
   }
   FLOE_RETURN_IF_ERROR(headers.status());
-  FLOE_ASSIGN_OR_RETURN(std::optional<parquet::ColumnPageIndex> index, ChunkPageIndex(reader, g, c));
-  // The index is used only if it locates exactly the data pages the headers do.
-  bool index_agrees = index.has_value();
-  if (index_agrees) {
-    const std::vector<parquet::PageLocation>& locations = index->offset_index->page_locations;
-    size_t data_pages = 0;
-    for (const parquet::StoredPageHeader& page : *headers) {
-      if (page.data_page_ordinal < 0) continue;
-      index_agrees = index_agrees && data_pages < locations.size() &&
-                     locations[data_pages].offset == page.file_offset &&
-                     locations[data_pages].compressed_page_size == page.stored_size;
-      ++data_pages;
-    }
-    index_agrees = index_agrees && data_pages == locations.size();
+  // A page index that cannot be read is noted, not fatal: the headers are
+  // what this lists, and it is the tool to look at such a file with.
+  auto index_read = ChunkPageIndex(reader, g, c);
+  std::optional<parquet::ColumnPageIndex> index;
+  std::optional<std::string> index_note;
+  if (index_read.ok()) {
+    index = std::move(*index_read);
+  } else {
+    index_note = "page index not read: " + index_read.status().ToString();
   }
+  // The index is used only if it locates exactly the data pages the headers do.
+  const bool index_agrees = index && parquet::OffsetIndexLocates(*index->offset_index, *headers);
   const int64_t row_group_rows = reader.metadata().row_groups[static_cast<size_t>(g)].num_rows;
   // Without repetition a value is a row; a v1 page of a repeated column
   // does not say how many rows it holds, and neither does the rest then.
@@ -539,10 +536,8 @@ Status ListChunkFromHeaders(const ParquetFileReader& reader, int g, int c, Pages
     }
     FLOE_RETURN_IF_ERROR(table.Append(row));
   }
-  if (index && !index_agrees) {
-    FLOE_RETURN_IF_ERROR(
-        table.Append(ChunkNote(g, desc.dotted_path(), "its page index does not locate these pages; not used")));
-  }
+  if (index && !index_agrees) index_note = "its page index does not locate these pages; not used";
+  if (index_note) FLOE_RETURN_IF_ERROR(table.Append(ChunkNote(g, desc.dotted_path(), *index_note)));
   return Status::OK();
 }
 

@@ -63,9 +63,7 @@ Result<std::optional<SplitBlockBloomFilter>> ReadBloomFilter(const ParquetFileRe
   }
   FLOE_ASSIGN_OR_RETURN(const ColumnMetaData* meta, file.ColumnChunkMeta(row_group, column));
   if (!meta->bloom_filter_offset) return std::optional<SplitBlockBloomFilter>();
-  const std::string where = StrCat("parquet file ", Quote(file.path()), ": column ",
-                                   Quote(file.schema().column(column).dotted_path()), " in row group ", row_group,
-                                   ": bloom filter");
+  const std::string where = StrCat(file.ColumnChunkContext(row_group, column), ": bloom filter");
   const int64_t offset = *meta->bloom_filter_offset;
   if (offset < 0 || offset >= file.file_size()) {
     return Status::Corrupt(StrCat(where, " at byte ", offset, " lies outside the ", file.file_size(), "-byte file"));

@@ -220,14 +220,18 @@ Result<std::optional<ModuleDecryptor>> ParquetFileReader::ColumnDecryptor(int ro
   return std::optional<ModuleDecryptor>(std::move(decryptor));
 }
 
+std::string ParquetFileReader::ColumnChunkContext(int row_group, int column) const {
+  return StrCat("parquet file ", Quote(path()), ": column ", Quote(schema_.column(column).dotted_path()),
+                " in row group ", row_group);
+}
+
 Result<const ColumnMetaData*> ParquetFileReader::ColumnChunkMeta(int row_group, int column) const {
   if (row_group < 0 || row_group >= num_row_groups() || column < 0 || column >= schema_.num_columns()) {
     return Status::InvalidArgument(StrCat("parquet file ", Quote(path()), ": no column chunk (row group ", row_group,
                                           ", column ", column, ")"));
   }
   const ColumnChunk& chunk = metadata_->row_groups[static_cast<size_t>(row_group)].columns[static_cast<size_t>(column)];
-  const std::string where = StrCat("parquet file ", Quote(path()), ": column ",
-                                   Quote(schema_.column(column).dotted_path()), " in row group ", row_group);
+  const std::string where = ColumnChunkContext(row_group, column);
   if (chunk.file_path) {
     return Status::Unsupported(StrCat(where, " lives in another file (", Quote(*chunk.file_path), ")"));
   }
@@ -258,9 +262,7 @@ Result<ColumnChunkRange> ParquetFileReader::ColumnChunkBytes(int row_group, int 
   }
   const int64_t length = meta->total_compressed_size;
   if (start < kMagicSize || length < 0 || start > file_size() || length > file_size() - start) {
-    return Status::Corrupt(StrCat("parquet file ", Quote(path()), ": column ",
-                                  Quote(schema_.column(column).dotted_path()), " in row group ", row_group,
-                                  " claims bytes ", start, "..", start + length, " of a ", file_size(), "-byte file"));
+    return Status::Corrupt(StrCat(ColumnChunkContext(row_group, column), " claims bytes ", start, "..", start + length, " of a ", file_size(), "-byte file"));
   }
   return ColumnChunkRange{start, length};
 }

@@ -100,6 +100,9 @@ class ParquetFileReader {
   // The rows of all row groups (not FileMetaData.num_rows, which some writers leave 0).
   int64_t num_rows() const { return num_rows_; }
 
+  // "parquet file 'PATH': column 'a.b' in row group 3", which messages about
+  // a column chunk start with. Requires a valid column.
+  std::string ColumnChunkContext(int row_group, int column) const;
   // The column chunk's metadata; PermissionDenied when it is encrypted and
   // no key was given for it, Corrupt when the file lacks it, Unsupported for
   // a chunk in another file.

@@ -4,7 +4,6 @@
 #include <utility>
 
 #include "floe/base/crc32.h"
-#include "floe/base/strings.h"
 #include "floe/formats/parquet/metadata_enums.h"
 #include "floe/formats/parquet/reader/page_reader.h"
 
@@ -13,8 +12,7 @@ namespace floe::parquet {
 Result<std::vector<StoredPageHeader>> ReadPageHeaders(const ParquetFileReader& file, int row_group, int column) {
   // First, as it refuses a row group or column the file lacks.
   FLOE_ASSIGN_OR_RETURN(const ColumnMetaData* meta, file.ColumnChunkMeta(row_group, column));
-  const std::string context = StrCat("parquet file ", Quote(file.path()), ": column ",
-                                     Quote(file.schema().column(column).dotted_path()), " in row group ", row_group);
+  const std::string context = file.ColumnChunkContext(row_group, column);
   FLOE_ASSIGN_OR_RETURN(const ColumnChunkRange range, file.ColumnChunkBytes(row_group, column));
   auto codec = ToCodec(meta->codec);
   // The codec only matters to decompression, which a walk never does: LZO
@@ -37,6 +35,20 @@ Result<std::vector<StoredPageHeader>> ReadPageHeaders(const ParquetFileReader& f
     out.header = std::move(page->header);
   }
   return headers;
+}
+
+bool OffsetIndexLocates(const OffsetIndex& index, const std::vector<StoredPageHeader>& pages) {
+  const std::vector<PageLocation>& locations = index.page_locations;
+  size_t data_pages = 0;
+  for (const StoredPageHeader& page : pages) {
+    if (page.data_page_ordinal < 0) continue;
+    if (data_pages == locations.size() || locations[data_pages].offset != page.file_offset ||
+        locations[data_pages].compressed_page_size != page.stored_size) {
+      return false;
+    }
+    ++data_pages;
+  }
+  return data_pages == locations.size();
 }
 
 }  // namespace floe::parquet

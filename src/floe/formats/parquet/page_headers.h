@@ -37,4 +37,8 @@ struct StoredPageHeader {
 // chunk. A CRC mismatch is reported in crc_matches, not as an error.
 Result<std::vector<StoredPageHeader>> ReadPageHeaders(const ParquetFileReader& file, int row_group, int column);
 
+// Whether `index` lists exactly the data pages among `pages`, in order, at
+// their offsets and with their sizes: an offset index that describes them.
+bool OffsetIndexLocates(const OffsetIndex& index, const std::vector<StoredPageHeader>& pages);
+
 }  // namespace floe::parquet

@@ -36,8 +36,7 @@ std::string ColumnIndexContradiction(const ColumnDescriptor& column, const Colum
                                      int64_t row_group_rows) {
   const std::vector<PageLocation>& pages = offsets.page_locations;
   for (size_t p = 0; p < pages.size(); ++p) {
-    const int64_t rows = (p + 1 < pages.size() ? pages[p + 1].first_row_index : row_group_rows) -
-                         pages[p].first_row_index;
+    const int64_t rows = PageEndRow(offsets, p, row_group_rows) - pages[p].first_row_index;
     const std::optional<int64_t> nulls =
         ci.null_counts ? std::optional<int64_t>((*ci.null_counts)[p]) : std::nullopt;
     if (nulls && *nulls < 0) return StrCat("page ", p, " has a null count of ", *nulls);
@@ -78,8 +77,7 @@ Result<std::vector<ColumnPageIndex>> ReadPageIndex(const ParquetFileReader& file
       return Status::InvalidArgument(StrCat("parquet file ", Quote(file.path()), " has no column ", column));
     }
     const ColumnChunk& chunk = group.columns[static_cast<size_t>(column)];
-    const std::string where = StrCat("parquet file ", Quote(file.path()), ": column ",
-                                     Quote(file.schema().column(column).dotted_path()), " in row group ", row_group);
+    const std::string where = file.ColumnChunkContext(row_group, column);
     auto add = [&](const std::optional<int64_t>& offset, const std::optional<int32_t>& length, bool offset_index) {
       if (!offset || !length) return Status::OK();
       if (*offset < 0 || *length < 0 || *offset > file.file_size() || *length > file.file_size() - *offset) {
@@ -112,8 +110,7 @@ Result<std::vector<ColumnPageIndex>> ReadPageIndex(const ParquetFileReader& file
   std::vector<ColumnPageIndex> out(columns.size());
   for (size_t i = 0; i < slots.size(); ++i) {
     const int column = columns[slots[i].column_position];
-    const std::string where = StrCat("parquet file ", Quote(file.path()), ": column ",
-                                     Quote(file.schema().column(column).dotted_path()), " in row group ", row_group);
+    const std::string where = file.ColumnChunkContext(row_group, column);
     ColumnPageIndex& index = out[slots[i].column_position];
     std::span<const uint8_t> encoded = bytes[i].span();
     Buffer decrypted;
@@ -141,9 +138,7 @@ Result<std::vector<ColumnPageIndex>> ReadPageIndex(const ParquetFileReader& file
   for (size_t p = 0; p < out.size(); ++p) {
     const ColumnPageIndex& index = out[p];
     const auto corrupt = [&](const std::string& what) {
-      return Status::Corrupt(StrCat("parquet file ", Quote(file.path()), ": column ",
-                                    Quote(file.schema().column(columns[p]).dotted_path()), " in row group ", row_group,
-                                    ": ", what));
+      return Status::Corrupt(StrCat(file.ColumnChunkContext(row_group, columns[p]), ": ", what));
     };
     if (index.column_index && index.offset_index &&
         index.column_index->null_pages.size() != index.offset_index->page_locations.size()) {

@@ -29,6 +29,13 @@ struct ColumnPageIndex {
   std::string column_index_unused;
 };
 
+// The row after the last of page `page` of `index`, in a row group of
+// `row_group_rows` rows: the next page's first row, or the row group's end.
+// Requires page < index.page_locations.size().
+inline int64_t PageEndRow(const OffsetIndex& index, size_t page, int64_t row_group_rows) {
+  return page + 1 < index.page_locations.size() ? index.page_locations[page + 1].first_row_index : row_group_rows;
+}
+
 // Reads the page indexes of `columns` in `row_group`, with one coalesced
 // request, in the order of `columns`. InvalidArgument for a bad row group or
 // column; Corrupt (naming file, column and row group) when an index lies

@@ -198,8 +198,7 @@ Result<bool> ParquetRecordBatchReader::StartRowGroup(int row_group) {
     const int column = columns_[i];
     const ColumnDescriptor& descriptor = f.schema().column(column);
     FLOE_ASSIGN_OR_RETURN(const ColumnMetaData* meta, f.ColumnChunkMeta(row_group, column));
-    std::string context = StrCat("parquet file ", Quote(f.path()), ": column ", Quote(descriptor.dotted_path()),
-                                 " in row group ", row_group);
+    std::string context = f.ColumnChunkContext(row_group, column);
     std::unique_ptr<ColumnReader> previous;
     if (i < spare_readers_.size()) previous = std::move(spare_readers_[i]);
     PageReaderOptions column_options = page_options;
@@ -231,7 +230,7 @@ std::vector<ReadRange> SelectedPages(const OffsetIndex& index, const ReadRange& 
   size_t range = 0;
   for (size_t p = 0; p < pages.size(); ++p) {
     const int64_t first = pages[p].first_row_index;
-    const int64_t end = p + 1 < pages.size() ? pages[p + 1].first_row_index : num_rows;
+    const int64_t end = PageEndRow(index, p, num_rows);
     while (range < selection.size() && selection[range].end <= first) ++range;
     if (range == selection.size()) break;
     if (selection[range].begin < end) {

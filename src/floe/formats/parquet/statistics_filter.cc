@@ -219,7 +219,10 @@ std::vector<RowRange> MatchingRowRanges(const ParquetSchema& schema, int64_t num
   for (size_t i = 0; i < predicates.size() && i < page_index.size(); ++i) {
     const ColumnPredicate& p = predicates[i];
     const ColumnPageIndex& index = page_index[i];
-    if (!index.column_index || !index.offset_index || p.column < 0 || p.column >= schema.num_columns()) continue;
+    if (!index.column_index || !index.offset_index || index.offset_index->page_locations.empty() || p.column < 0 ||
+        p.column >= schema.num_columns()) {
+      continue;
+    }
     const ColumnDescriptor& column = schema.column(p.column);
     const ColumnIndex& ci = *index.column_index;
     const std::vector<PageLocation>& pages = index.offset_index->page_locations;
@@ -228,7 +231,7 @@ std::vector<RowRange> MatchingRowRanges(const ParquetSchema& schema, int64_t num
       const ColumnStatistics stats = PageStatistics(column, ci, page);
       const bool null_page = page < ci.null_pages.size() && ci.null_pages[page];
       const int64_t begin = pages[page].first_row_index;
-      const int64_t end = page + 1 < pages.size() ? pages[page + 1].first_row_index : num_rows;
+      const int64_t end = PageEndRow(*index.offset_index, page, num_rows);
       bool may = MayMatch(column, p, stats, -1);
       if (null_page && p.op != ColumnPredicate::Op::kIsNull) may = false;  // only nulls on the page
       if (!may || end <= begin) continue;

@@ -111,7 +111,8 @@ class PageReader {
   // chunk's pages without the cost, or the page budget, of reading them.
   // nullopt at the end of the chunk; Corrupt for a damaged header or a page
   // running past the chunk; PermissionDenied for a header that does not
-  // decrypt.
+  // decrypt; Unsupported for an encrypted chunk of more than 32,768 data
+  // pages (the AAD's page ordinal is 16 bits).
   Result<std::optional<StoredPage>> NextStored();
 
   // Moves to the page whose header starts at `file_offset` (from an
