@@ -207,9 +207,9 @@ TEST(ParquetPageIndexTest, ARowSelectionRefusesPagesTheOffsetIndexMisplaces) {
   const std::string unedited = WithOffsetIndex(dir, path, [](OffsetIndex*) {});
   EXPECT_EQ(RowsKept(unedited, id_350).size(), 100u);
 
-  // Page 3 said to start at row 250 (it starts at 300). The scan of rows
-  // 250..399 reads page 3 as rows 250..349 and then finds page 4, whose
-  // first row the index gives as 400, after 350 rows.
+  // Page 3 said to start at row 250 (it starts at 300): the scan of rows
+  // 250..399 jumps to page 3, which holds 100 rows where the index gives it
+  // 150 (250..399), and would have read values 300..399 as rows 250..349.
   const std::string misplaced =
       WithOffsetIndex(dir, path, [](OffsetIndex* index) { index->page_locations[3].first_row_index = 250; });
   auto file = ParquetFileReader::Open(NewLocalFileIO(), misplaced);
@@ -218,9 +218,9 @@ TEST(ParquetPageIndexTest, ARowSelectionRefusesPagesTheOffsetIndexMisplaces) {
   options.filter = {id_350};
   const auto batches = ReadAllBatches(std::shared_ptr<const ParquetFileReader>(std::move(*file)), options);
   EXPECT_EQ(batches.status().code(), StatusCode::kCorrupt) << batches.status().ToString();
-  EXPECT_NE(batches.status().message().find(
-                "the offset index says data page 4 starts at row 400, the pages before it hold 350 rows"),
-            std::string::npos)
+  EXPECT_NE(batches.status().message().find("column 'id' in row group 0: page at byte "), std::string::npos)
+      << batches.status().ToString();
+  EXPECT_NE(batches.status().message().find("data page 3 holds 100 rows, the offset index says 150"), std::string::npos)
       << batches.status().ToString();
   // Read whole, without a selection, the file's rows are all there.
   EXPECT_EQ(RowsKept(misplaced, ColumnPredicate{0, ColumnPredicate::Op::kIsNotNull, {}}).size(), 1000u);
@@ -275,29 +275,44 @@ struct RecordSplitAcrossPages {
     return out;
   }
 
-  Status Read(bool with_offset_index, LeafBatch* out) const {
+  // Skips `skip` records, then reads `read` into `out`.
+  Status Read(const OffsetIndex* offset_index, int64_t skip, int64_t read, LeafBatch* out) const {
     FLOE_ASSIGN_OR_RETURN(auto reader, ColumnReader::Make(schema.column(0), meta, Buffer::CopyOf(chunk), kChunkOffset,
                                                           PageReaderOptions{}, "hand.parquet column x"));
-    if (with_offset_index) reader->SetOffsetIndex(&index);
-    return reader->ReadRecords(3, out);
+    reader->SetOffsetIndex(offset_index);
+    FLOE_ASSIGN_OR_RETURN(const int64_t skipped, reader->SkipRecords(skip));
+    if (skipped != skip) return Status::Internal(StrCat("skipped ", skipped, " of ", skip, " records"));
+    return reader->ReadRecords(read, out);
   }
 };
 
 TEST(ParquetPageIndexTest, APageStartingInsideARecordIsRefusedToRowSelection) {
   auto split = RecordSplitAcrossPages::Make();
   ASSERT_TRUE(split.ok()) << split.status().ToString();
-  // Read whole, the record continues onto the second page, as old writers meant.
-  LeafBatch whole;
-  const Status read = split->Read(/*with_offset_index=*/false, &whole);
+  // Without an offset index, records are found by their levels: the third
+  // record is [5].
+  LeafBatch third;
+  const Status read = split->Read(nullptr, 2, 1, &third);
   ASSERT_TRUE(read.ok()) << read.ToString();
-  EXPECT_EQ(whole.num_records, 3);
-  EXPECT_EQ(whole.rep_levels, (std::vector<int16_t>{0, 1, 0, 1, 0}));
-  // Through the offset index, which promises pages that start records, the
-  // record would be cut at the page's end: Corrupt, not a shorter list.
-  LeafBatch selected;
-  const Status refused = split->Read(/*with_offset_index=*/true, &selected);
+  EXPECT_EQ(third.num_records, 1);
+  EXPECT_EQ(third.rep_levels, (std::vector<int16_t>{0}));
+  // Through the offset index the reader jumps to the second page for row 2,
+  // whose first level continues the second record: it would have read
+  // [4, 5] as rows. Corrupt instead.
+  LeafBatch jumped;
+  const Status refused = split->Read(&split->index, 2, 1, &jumped);
   EXPECT_EQ(refused.code(), StatusCode::kCorrupt) << refused.ToString();
   EXPECT_NE(refused.message().find("data page 1 starts inside a record"), std::string::npos) << refused.ToString();
+  // An index that puts the second page at row 3 is refused when the reader
+  // gets there from the first, which holds 2.
+  OffsetIndex late = split->index;
+  late.page_locations[1].first_row_index = 3;
+  LeafBatch all;
+  const Status misplaced = split->Read(&late, 0, 3, &all);
+  EXPECT_EQ(misplaced.code(), StatusCode::kCorrupt) << misplaced.ToString();
+  EXPECT_NE(misplaced.message().find("the offset index says data page 1 starts at row 3, the pages before it hold 2 rows"),
+            std::string::npos)
+      << misplaced.ToString();
 }
 
 }  // namespace

@@ -253,10 +253,21 @@ Status ColumnReader::CheckPageAgainstOffsetIndex() const {
     return WithContext(Status::Corrupt(
         StrCat("data page ", data_page_, " is not in the offset index, which lists ", pages.size())));
   }
-  const int64_t first_row = pages[static_cast<size_t>(data_page_)].first_row_index;
+  const auto page = static_cast<size_t>(data_page_);
+  const int64_t first_row = pages[page].first_row_index;
   if (first_row != records_) {
     return WithContext(Status::Corrupt(StrCat("the offset index says data page ", data_page_, " starts at row ",
                                               first_row, ", the pages before it hold ", records_, " rows")));
+  }
+  // Its rows, where the page says them before it is read: a value per row
+  // without repetition, or a v2 header's count. (A v1 page of a repeated
+  // column is counted as it is read, and checked at the next page.)
+  const bool flat = column_.max_repetition_level == 0;
+  const int64_t page_rows = flat ? page_levels_ : page_.num_rows;
+  const int64_t end_row = page + 1 < pages.size() ? pages[page + 1].first_row_index : flat ? chunk_values_ : -1;
+  if (page_rows >= 0 && end_row >= 0 && page_rows != end_row - first_row) {
+    return WithContext(Status::Corrupt(StrCat("data page ", data_page_, " holds ", page_rows,
+                                              " rows, the offset index says ", end_row - first_row)));
   }
   // spec (PageIndex.md): with a page index, every page starts a record.
   if (column_.max_repetition_level > 0 && page_levels_ > 0 && page_rep_[0] != 0) {

@@ -52,7 +52,10 @@ class ColumnReader {
 
   // The chunk's OffsetIndex, which must outlive the reader; lets SkipRecords
   // jump over pages. Corrupt later if it does not describe the chunk.
-  void SetOffsetIndex(const OffsetIndex* index) { offset_index_ = index; }
+  // An index without pages (which a chunk with values cannot have) is ignored.
+  void SetOffsetIndex(const OffsetIndex* index) {
+    offset_index_ = index != nullptr && !index->page_locations.empty() ? index : nullptr;
+  }
 
   const ColumnDescriptor& column() const { return column_; }
 
@@ -77,9 +80,12 @@ class ColumnReader {
   // the end of the chunk.
   Result<bool> NextDataPage();
   Status StartDataPage(const Page& page);
-  // With an offset index: Corrupt unless the page just started is the one
-  // the index lists next, starting at the row read so far, and (repeated
-  // columns) with a record.
+  // With an offset index: Corrupt unless the page just started is listed,
+  // starts at the row read so far, holds as many rows as the index gives it
+  // (where the page says how many before it is read) and, in a repeated
+  // column, starts a record. A record that a spec-breaking writer continued
+  // on the next page is seen only if that page is read: a selection ending
+  // at the page boundary may not have fetched it.
   Status CheckPageAgainstOffsetIndex() const;
   Status TakeDictionary(const Page& page);
   // With `all_max`: when the levels are one run of max_level (no nulls), sets
