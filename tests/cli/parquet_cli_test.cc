@@ -484,8 +484,9 @@ TEST(ParquetCliTest, PagesListsEachPageFromItsHeaderOrFromThePageIndex) {
   const std::string data = std::string(FLOE_SHARED_DIR) + "/fixtures/parquet-testing/data/";
   // Without a page index: --index says so; the headers still list each page,
   // and a flat column's rows follow from its values.
-  auto plain = RunFloe(
-      {"--format", "csv", "parquet", "pages", data + "alltypes_plain.parquet", "--columns", "id", "--index"}, kCleanEnv);
+  auto plain =
+      RunFloe({"--format", "csv", "parquet", "pages", data + "alltypes_plain.parquet", "--columns", "id", "--index"},
+              kCleanEnv);
   ASSERT_EQ(plain.exit_code, 0) << plain.err;
   EXPECT_EQ(plain.out, header + "\n0,id,,,,,,,,,,,,,,no page index\n") << plain.out;
   auto plain_headers =
@@ -499,9 +500,9 @@ TEST(ParquetCliTest, PagesListsEachPageFromItsHeaderOrFromThePageIndex) {
   // Repeated columns: a v2 page counts its rows and nulls (5 rows of lists,
   // 10 levels); a v1 page without a page index cannot say its rows, so only
   // the first page's first row is known.
-  auto v2 = RunFloe({"--format", "csv", "parquet", "pages", data + "datapage_v2.snappy.parquet", "--columns",
-                     "e.list.element"},
-                    kCleanEnv);
+  auto v2 = RunFloe(
+      {"--format", "csv", "parquet", "pages", data + "datapage_v2.snappy.parquet", "--columns", "e.list.element"},
+      kCleanEnv);
   ASSERT_EQ(v2.exit_code, 0) << v2.err;
   EXPECT_NE(v2.out.find("\n0,e.list.element,0,DATA_PAGE_V2,270,51,12,10,RLE_DICTIONARY,0,5,2,1,3,,\n"),
             std::string::npos)
@@ -510,14 +511,15 @@ TEST(ParquetCliTest, PagesListsEachPageFromItsHeaderOrFromThePageIndex) {
                          "a.list.element.list.element.list.element"},
                         kCleanEnv);
   ASSERT_EQ(nested.exit_code, 0) << nested.err;
-  EXPECT_NE(nested.out.find("\n0,a.list.element.list.element.list.element,0,DATA_PAGE,47,61,33,18,PLAIN_DICTIONARY,0,,3,"),
-            std::string::npos)
+  EXPECT_NE(
+      nested.out.find("\n0,a.list.element.list.element.list.element,0,DATA_PAGE,47,61,33,18,PLAIN_DICTIONARY,0,,3,"),
+      std::string::npos)
       << nested.out;
 
   // The page CRCs of parquet-mr's checksum files: one page altered, one not.
-  auto corrupt = RunFloe(
-      {"--format", "csv", "parquet", "pages", data + "datapage_v1-corrupt-checksum.parquet", "--columns", "a"},
-      kCleanEnv);
+  auto corrupt =
+      RunFloe({"--format", "csv", "parquet", "pages", data + "datapage_v1-corrupt-checksum.parquet", "--columns", "a"},
+              kCleanEnv);
   ASSERT_EQ(corrupt.exit_code, 0) << corrupt.err;
   const std::vector<std::string> corrupt_lines = csv_lines(corrupt.out);
   ASSERT_EQ(corrupt_lines.size(), 3u) << corrupt.out;
@@ -530,9 +532,15 @@ TEST(ParquetCliTest, PagesListsEachPageFromItsHeaderOrFromThePageIndex) {
 
   // An encrypted column whose key is not given: one row saying so, in both forms.
   for (const bool index_only : {false, true}) {
-    std::vector<std::string> args = {"--format", "csv", "parquet", "pages",
-                                     data + "encrypt_columns_and_footer.parquet.encrypted", "--footer-key",
-                                     "30313233343536373839303132333435", "--columns", "double_field,int64_field"};
+    std::vector<std::string> args = {"--format",
+                                     "csv",
+                                     "parquet",
+                                     "pages",
+                                     data + "encrypt_columns_and_footer.parquet.encrypted",
+                                     "--footer-key",
+                                     "30313233343536373839303132333435",
+                                     "--columns",
+                                     "double_field,int64_field"};
     if (index_only) args.push_back("--index");
     auto keyless = RunFloe(args, kCleanEnv);
     ASSERT_EQ(keyless.exit_code, 0) << keyless.err;

@@ -257,9 +257,8 @@ TEST(BloomFilterTest, AFloatZeroIsFoundWhicheverSignItWasWrittenWith) {
       xs.push_back(i == 40 ? zero : -50.5 + i);  // -50.5 .. 48.5, one zero
       ys.push_back(static_cast<float>(xs.back().value()));
     }
-    const RecordBatch batch =
-        testing::Batch(schema, {testing::Primitive<double>(DataType::Float64(), xs),
-                                testing::Primitive<float>(DataType::Float32(), ys)});
+    const RecordBatch batch = testing::Batch(schema, {testing::Primitive<double>(DataType::Float64(), xs),
+                                                      testing::Primitive<float>(DataType::Float32(), ys)});
     const std::string path = dir.Join(std::signbit(zero) ? "negative_zero.parquet" : "positive_zero.parquet");
     WriterOptions options;
     options.columns["x"].bloom_filter = true;
@@ -272,7 +271,8 @@ TEST(BloomFilterTest, AFloatZeroIsFoundWhicheverSignItWasWrittenWith) {
       SCOPED_TRACE(StrCat("wanted ", std::signbit(wanted) ? "-0" : "+0"));
       EXPECT_EQ(RowsAndBloomPruned(file, ColumnPredicate{0, ColumnPredicate::Op::kEq, {PlainDouble(wanted)}}),
                 std::make_pair(int64_t{100}, int64_t{0}));
-      EXPECT_EQ(RowsAndBloomPruned(file, ColumnPredicate{1, ColumnPredicate::Op::kIn,
+      EXPECT_EQ(RowsAndBloomPruned(file, ColumnPredicate{1,
+                                                         ColumnPredicate::Op::kIn,
                                                          {PlainFloat(7.25f), PlainFloat(static_cast<float>(wanted))}}),
                 std::make_pair(int64_t{100}, int64_t{0}));
     }

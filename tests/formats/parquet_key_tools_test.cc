@@ -497,7 +497,8 @@ TEST(ParquetKeyToolsTest, ACacheSharesKeyEncryptionKeysAcrossFilesForItsLifetime
       ASSERT_TRUE(read.ok()) << read.status().ToString();
       int64_t rows = 0;
       for (const RecordBatch& b : *read) {
-        for (int64_t r = 0; r < b.num_rows(); ++r, ++rows) EXPECT_EQ(b.column(1).GetString(r), StrCat("secret-", rows * 3));
+        for (int64_t r = 0; r < b.num_rows(); ++r, ++rows)
+          EXPECT_EQ(b.column(1).GetString(r), StrCat("secret-", rows * 3));
       }
       EXPECT_EQ(rows, 300);
     }

@@ -162,8 +162,7 @@ TEST(ParquetPageIndexTest, AColumnIndexContradictingItsColumnIsNotUsedToPrune) {
     std::string why;
   };
   const std::vector<Case> cases = {
-      {"page 3 of the required column marked null", &required,
-       [](ColumnIndex* ci) { ci->null_pages[3] = true; },
+      {"page 3 of the required column marked null", &required, [](ColumnIndex* ci) { ci->null_pages[3] = true; },
        "page 3 of a column without nulls is marked as holding only nulls"},
       {"a negative null count, as parquet-mr 1.13 wrote", &required,
        [](ColumnIndex* ci) { (*ci->null_counts)[3] = -1; }, "page 3 has a null count of -1"},
@@ -269,9 +268,9 @@ struct RecordSplitAcrossPages {
     out.meta.codec = CompressionCodec::UNCOMPRESSED;
     out.meta.num_values = 5;
     // What such a writer's index says: the second page's first record is row 2.
-    out.index.page_locations = {PageLocation{kChunkOffset, static_cast<int32_t>(first.size()), 0},
-                                PageLocation{kChunkOffset + static_cast<int64_t>(first.size()),
-                                             static_cast<int32_t>(second.size()), 2}};
+    out.index.page_locations = {
+        PageLocation{kChunkOffset, static_cast<int32_t>(first.size()), 0},
+        PageLocation{kChunkOffset + static_cast<int64_t>(first.size()), static_cast<int32_t>(second.size()), 2}};
     return out;
   }
 
@@ -310,8 +309,9 @@ TEST(ParquetPageIndexTest, APageStartingInsideARecordIsRefusedToRowSelection) {
   LeafBatch all;
   const Status misplaced = split->Read(&late, 0, 3, &all);
   EXPECT_EQ(misplaced.code(), StatusCode::kCorrupt) << misplaced.ToString();
-  EXPECT_NE(misplaced.message().find("the offset index says data page 1 starts at row 3, the pages before it hold 2 rows"),
-            std::string::npos)
+  EXPECT_NE(
+      misplaced.message().find("the offset index says data page 1 starts at row 3, the pages before it hold 2 rows"),
+      std::string::npos)
       << misplaced.ToString();
 }
 

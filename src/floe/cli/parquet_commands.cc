@@ -350,19 +350,19 @@ class PagesTable {
   }
 
   Status Print(CommandContext& ctx) {
-    static const auto schema = std::make_shared<const floe::Schema>(std::vector<Field>{
-        Field("row_group", DataType::Int32(), false), Field("column", DataType::Utf8(), false),
-        Field("page", DataType::Int32(), true), Field("type", DataType::Utf8(), true),
-        Field("offset", DataType::Int64(), true), Field("bytes", DataType::Int64(), true),
-        Field("uncompressed", DataType::Int64(), true), Field("values", DataType::Int64(), true),
-        Field("encoding", DataType::Utf8(), true), Field("first_row", DataType::Int64(), true),
-        Field("rows", DataType::Int64(), true), Field("nulls", DataType::Int64(), true),
-        Field("min", DataType::Utf8(), true), Field("max", DataType::Utf8(), true),
-        Field("crc", DataType::Utf8(), true), Field("note", DataType::Utf8(), true)});
-    FLOE_ASSIGN_OR_RETURN(RecordBatch batch,
-                          FinishBatch(schema, {&row_group_, &column_, &page_, &type_, &offset_, &bytes_,
-                                               &uncompressed_, &values_, &encoding_, &first_row_, &rows_, &nulls_,
-                                               &min_, &max_, &crc_, &note_}));
+    static const auto schema = std::make_shared<const floe::Schema>(
+        std::vector<Field>{Field("row_group", DataType::Int32(), false), Field("column", DataType::Utf8(), false),
+                           Field("page", DataType::Int32(), true), Field("type", DataType::Utf8(), true),
+                           Field("offset", DataType::Int64(), true), Field("bytes", DataType::Int64(), true),
+                           Field("uncompressed", DataType::Int64(), true), Field("values", DataType::Int64(), true),
+                           Field("encoding", DataType::Utf8(), true), Field("first_row", DataType::Int64(), true),
+                           Field("rows", DataType::Int64(), true), Field("nulls", DataType::Int64(), true),
+                           Field("min", DataType::Utf8(), true), Field("max", DataType::Utf8(), true),
+                           Field("crc", DataType::Utf8(), true), Field("note", DataType::Utf8(), true)});
+    FLOE_ASSIGN_OR_RETURN(
+        RecordBatch batch,
+        FinishBatch(schema, {&row_group_, &column_, &page_, &type_, &offset_, &bytes_, &uncompressed_, &values_,
+                             &encoding_, &first_row_, &rows_, &nulls_, &min_, &max_, &crc_, &note_}));
     return PrintBatches(ctx, schema, {batch});
   }
 
@@ -384,7 +384,8 @@ struct IndexedPage {
   std::optional<int64_t> nulls;
   std::optional<std::string> min;
   std::optional<std::string> max;
-  bool null_page = false;
+  // "all null", or why the chunk's column index is not used.
+  std::optional<std::string> note;
 };
 
 IndexedPage IndexedPageAt(const parquet::ColumnDescriptor& desc, const parquet::ColumnPageIndex& index,
@@ -393,11 +394,13 @@ IndexedPage IndexedPageAt(const parquet::ColumnDescriptor& desc, const parquet::
   IndexedPage page;
   page.location = &locations[p];
   page.end_row = parquet::PageEndRow(*index.offset_index, p, row_group_rows);
+  if (!index.column_index_unused.empty()) page.note = "column index not used: " + index.column_index_unused;
   if (!index.column_index) return page;
   const parquet::ColumnIndex& bounds = *index.column_index;
-  page.null_page = bounds.null_pages[p];
   if (bounds.null_counts) page.nulls = (*bounds.null_counts)[p];
-  if (!page.null_page) {
+  if (bounds.null_pages[p]) {
+    page.note = "all null";
+  } else {
     page.min = parquet::FormatStatisticsValue(desc, bounds.min_values[p]);
     page.max = parquet::FormatStatisticsValue(desc, bounds.max_values[p]);
   }
@@ -419,7 +422,8 @@ Result<std::optional<parquet::ColumnPageIndex>> ChunkPageIndex(const ParquetFile
 // --index: each data page from the page index alone, reading no page.
 Status ListChunkFromIndex(const ParquetFileReader& reader, int g, int c, PagesTable& table) {
   const auto& desc = reader.schema().column(c);
-  const parquet::ColumnChunk& chunk = reader.metadata().row_groups[static_cast<size_t>(g)].columns[static_cast<size_t>(c)];
+  const parquet::ColumnChunk& chunk =
+      reader.metadata().row_groups[static_cast<size_t>(g)].columns[static_cast<size_t>(c)];
   auto index = ChunkPageIndex(reader, g, c);
   if (!index.ok() && index.status().IsPermissionDenied() && ChunkEncryptionText(chunk)) {
     return table.Append(ChunkNote(g, desc.dotted_path(), "encrypted, no key for its page index"));
@@ -441,11 +445,8 @@ Status ListChunkFromIndex(const ParquetFileReader& reader, int g, int c, PagesTa
     row.nulls = page.nulls;
     row.min = page.min;
     row.max = page.max;
-    if (!(*index)->column_index) {
-      row.note = (*index)->column_index_unused.empty() ? "no column index"
-                                                       : "column index not used: " + (*index)->column_index_unused;
-    }
-    if (page.null_page) row.note = "all null";
+    row.note = page.note;
+    if (!(*index)->column_index && !row.note) row.note = "no column index";
     FLOE_RETURN_IF_ERROR(table.Append(row));
   }
   return Status::OK();
@@ -455,7 +456,8 @@ Status ListChunkFromIndex(const ParquetFileReader& reader, int g, int c, PagesTa
 // and bounds where the chunk has one that agrees with the headers.
 Status ListChunkFromHeaders(const ParquetFileReader& reader, int g, int c, PagesTable& table) {
   const auto& desc = reader.schema().column(c);
-  const parquet::ColumnChunk& chunk = reader.metadata().row_groups[static_cast<size_t>(g)].columns[static_cast<size_t>(c)];
+  const parquet::ColumnChunk& chunk =
+      reader.metadata().row_groups[static_cast<size_t>(g)].columns[static_cast<size_t>(c)];
   auto meta = reader.ColumnChunkMeta(g, c);
   // Writers point the chunk of an empty row group anywhere, even at byte 0
   // (parquet-testing column_chunk_key_value_metadata.parquet).
@@ -521,14 +523,14 @@ Status ListChunkFromHeaders(const ParquetFileReader& reader, int g, int c, Pages
         if (effective.max) row.max = parquet::FormatStatisticsValue(desc, *effective.max);
       }
       if (index_agrees) {
-        const IndexedPage page = IndexedPageAt(desc, *index, row_group_rows, static_cast<size_t>(stored.data_page_ordinal));
+        const IndexedPage page =
+            IndexedPageAt(desc, *index, row_group_rows, static_cast<size_t>(stored.data_page_ordinal));
         row.first_row = page.location->first_row_index;
         row.rows = page.end_row - page.location->first_row_index;
         if (!row.nulls) row.nulls = page.nulls;
         if (page.min) row.min = page.min;
         if (page.max) row.max = page.max;
-        if (page.null_page) row.note = "all null";
-        if (!index->column_index_unused.empty()) row.note = "column index not used: " + index->column_index_unused;
+        row.note = page.note;
       } else {
         row.first_row = next_row;
       }
@@ -814,10 +816,9 @@ void AddParquetCommands(CLI::App& app, CommandSet& commands) {
   AddKeyOptions(meta, &meta_args->keys);
 
   auto* pages_args = &commands.Keep<PagesArgs>();
-  CLI::App* pages =
-      commands.Add(*parquet, "pages",
-                   "Each page from its header: type, offset, bytes, values, encoding, rows, nulls, min, max, CRC",
-                   [pages_args](CommandContext& ctx) { return Pages(ctx, *pages_args); });
+  CLI::App* pages = commands.Add(
+      *parquet, "pages", "Each page from its header: type, offset, bytes, values, encoding, rows, nulls, min, max, CRC",
+      [pages_args](CommandContext& ctx) { return Pages(ctx, *pages_args); });
   pages->add_option("file", pages_args->path, "Parquet file location")->required();
   pages->add_option("--columns", pages_args->columns, "Leaf columns to list, comma-separated dotted paths");
   pages->add_flag("--index", pages_args->index_only,

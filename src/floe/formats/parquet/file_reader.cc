@@ -262,7 +262,8 @@ Result<ColumnChunkRange> ParquetFileReader::ColumnChunkBytes(int row_group, int 
   }
   const int64_t length = meta->total_compressed_size;
   if (start < kMagicSize || length < 0 || start > file_size() || length > file_size() - start) {
-    return Status::Corrupt(StrCat(ColumnChunkContext(row_group, column), " claims bytes ", start, "..", start + length, " of a ", file_size(), "-byte file"));
+    return Status::Corrupt(StrCat(ColumnChunkContext(row_group, column), " claims bytes ", start, "..", start + length,
+                                  " of a ", file_size(), "-byte file"));
   }
   return ColumnChunkRange{start, length};
 }

@@ -128,8 +128,8 @@ class KeyToolsRetriever {
     FLOE_ASSIGN_OR_RETURN(const std::string kek_id, DecodeBase64Field(material, "keyEncryptionKeyID", what));
     FLOE_ASSIGN_OR_RETURN(const std::string wrapped_kek, material.String("wrappedKEK", what));
     FLOE_ASSIGN_OR_RETURN(const std::string kek, keks_->ForReading(master_key_id, kek_id, [&] {
-                            return kms_->UnwrapKey(wrapped_kek, master_key_id);
-                          }));
+      return kms_->UnwrapKey(wrapped_kek, master_key_id);
+    }));
     FLOE_ASSIGN_OR_RETURN(const std::string dek_blob, DecodeBase64Field(material, "wrappedDEK", what));
     auto dek = OpenAesGcmBlob(kek, AsBytes(dek_blob), kek_id);
     if (!dek.ok()) return dek.status().WithContext(what);
@@ -288,7 +288,7 @@ std::string ExternalKeyMaterialPath(const std::string& file_path) {
 }
 
 Result<KeyEncryptionKeyCache::Key> KeyEncryptionKeyCache::ForWriting(const std::string& master_key_id,
-                                                                      const std::function<Result<Key>()>& make) {
+                                                                     const std::function<Result<Key>()>& make) {
   std::lock_guard<std::mutex> lock(mutex_);
   if (const auto it = writing_.find(master_key_id); it != writing_.end() && Fresh(it->second.made)) {
     return it->second.value;
@@ -330,8 +330,8 @@ std::function<Result<std::string>(const std::string&)> MakeKeyToolsRetriever(
   return [retriever](const std::string& key_metadata) { return retriever->Retrieve(key_metadata); };
 }
 
-Result<KeyToolsFileKeys> MakeKeyToolsFileKeys(KmsClient& kms, const KeyToolsOptions& options,
-                                              EncryptionProperties base, KeyEncryptionKeyCache* cache) {
+Result<KeyToolsFileKeys> MakeKeyToolsFileKeys(KmsClient& kms, const KeyToolsOptions& options, EncryptionProperties base,
+                                              KeyEncryptionKeyCache* cache) {
   FLOE_RETURN_IF_ERROR(CheckKeyToolsOptions(options, base));
   const auto data_key_bytes = static_cast<size_t>(options.data_key_bytes);
   FileKeyWrapper wrapper(kms, options, cache);

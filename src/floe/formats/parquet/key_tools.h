@@ -117,7 +117,7 @@ class KeyEncryptionKeyCache {
 
   const std::chrono::steady_clock::duration lifetime_;
   mutable std::mutex mutex_;
-  std::map<std::string, Entry<Key>> writing_;                                 // by master key id
+  std::map<std::string, Entry<Key>> writing_;                                  // by master key id
   std::map<std::pair<std::string, std::string>, Entry<std::string>> reading_;  // by (master key id, key id)
 };
 
@@ -188,8 +188,7 @@ struct KeyToolsFileKeys {
 // `cache`, only for master keys it has no fresh key-encryption key of), once
 // per data key without. The result holds the raw data keys: never log it.
 Result<KeyToolsFileKeys> MakeKeyToolsFileKeys(KmsClient& kms, const KeyToolsOptions& options,
-                                              EncryptionProperties base = {},
-                                              KeyEncryptionKeyCache* cache = nullptr);
+                                              EncryptionProperties base = {}, KeyEncryptionKeyCache* cache = nullptr);
 
 // Writes the side file of `file_path` (`keys.external_key_material`) through
 // `io`, replacing one already there; does nothing for internal material.

@@ -37,8 +37,7 @@ std::string ColumnIndexContradiction(const ColumnDescriptor& column, const Colum
   const std::vector<PageLocation>& pages = offsets.page_locations;
   for (size_t p = 0; p < pages.size(); ++p) {
     const int64_t rows = PageEndRow(offsets, p, row_group_rows) - pages[p].first_row_index;
-    const std::optional<int64_t> nulls =
-        ci.null_counts ? std::optional<int64_t>((*ci.null_counts)[p]) : std::nullopt;
+    const std::optional<int64_t> nulls = ci.null_counts ? std::optional<int64_t>((*ci.null_counts)[p]) : std::nullopt;
     if (nulls && *nulls < 0) return StrCat("page ", p, " has a null count of ", *nulls);
     if (!ci.null_pages[p] || rows == 0) continue;
     if (column.max_definition_level == 0) {

@@ -129,7 +129,8 @@ std::optional<int> CompareStatisticsValues(const ColumnDescriptor& column, std::
 bool MayMatch(const ColumnDescriptor& column, const ColumnPredicate& predicate, const ColumnStatistics& given,
               int64_t num_values) {
   using Op = ColumnPredicate::Op;
-  const bool inverted = given.min && given.max && CompareStatisticsValues(column, *given.min, *given.max).value_or(0) > 0;
+  const bool inverted =
+      given.min && given.max && CompareStatisticsValues(column, *given.min, *given.max).value_or(0) > 0;
   ColumnStatistics without_bounds;
   if (inverted) {
     without_bounds = given;
@@ -155,36 +156,41 @@ bool MayMatch(const ColumnDescriptor& column, const ColumnPredicate& predicate, 
 
 std::optional<std::vector<std::string>> BloomFilterProbes(const ColumnDescriptor& column, std::string_view value) {
   using Probes = std::vector<std::string>;
-  const auto zero_or_value = [&](bool is_nan, bool is_zero, size_t sign_byte, size_t size) {
-    if (value.size() != size || is_nan) return std::optional<Probes>();
-    if (!is_zero) return std::optional<Probes>(Probes{std::string(value)});
+  // The value itself, when it has the physical type's size.
+  const auto exactly = [&](size_t size) {
+    return value.size() == size ? std::optional<Probes>(Probes{std::string(value)}) : std::nullopt;
+  };
+  // A float of the right size: a zero under both signs (little-endian, the
+  // sign is the last byte's top bit); a NaN not at all.
+  const auto float_value = [&](bool is_nan, bool is_zero) -> std::optional<Probes> {
+    if (is_nan) return std::nullopt;
+    if (!is_zero) return Probes{std::string(value)};
     std::string other(value);
-    other[sign_byte] = static_cast<char>(other[sign_byte] ^ 0x80);  // little-endian: the sign is the last byte's top bit
-    return std::optional<Probes>(Probes{std::string(value), std::move(other)});
+    other.back() = static_cast<char>(other.back() ^ 0x80);
+    return Probes{std::string(value), std::move(other)};
   };
   switch (column.physical_type) {
     case Type::BOOLEAN: return std::nullopt;
-    case Type::INT32: return value.size() == 4 ? std::optional<Probes>(Probes{std::string(value)}) : std::nullopt;
-    case Type::INT64: return value.size() == 8 ? std::optional<Probes>(Probes{std::string(value)}) : std::nullopt;
-    case Type::INT96: return value.size() == 12 ? std::optional<Probes>(Probes{std::string(value)}) : std::nullopt;
+    case Type::INT32: return exactly(4);
+    case Type::INT64: return exactly(8);
+    case Type::INT96: return exactly(12);
     case Type::FLOAT: {
       if (value.size() != 4) return std::nullopt;
       const float f = Load<float>(value);
-      return zero_or_value(std::isnan(f), f == 0.0f, 3, 4);
+      return float_value(std::isnan(f), f == 0.0f);
     }
     case Type::DOUBLE: {
       if (value.size() != 8) return std::nullopt;
       const double d = Load<double>(value);
-      return zero_or_value(std::isnan(d), d == 0.0, 7, 8);
+      return float_value(std::isnan(d), d == 0.0);
     }
     case Type::FIXED_LEN_BYTE_ARRAY: {
       if (column.conversion == ValueConversion::kFloat16ToFloat32) {
         if (value.size() != 2) return std::nullopt;
         const float f = encoding::HalfToFloat(Load<uint16_t>(value));
-        return zero_or_value(std::isnan(f), f == 0.0f, 1, 2);
+        return float_value(std::isnan(f), f == 0.0f);
       }
-      if (column.type_length <= 0 || value.size() != static_cast<size_t>(column.type_length)) return std::nullopt;
-      return Probes{std::string(value)};
+      return column.type_length > 0 ? exactly(static_cast<size_t>(column.type_length)) : std::nullopt;
     }
     case Type::BYTE_ARRAY:
       if (column.conversion == ValueConversion::kDecimalFromBytes) return std::nullopt;

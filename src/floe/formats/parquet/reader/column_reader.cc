@@ -250,8 +250,8 @@ Status ColumnReader::CheckPageAgainstOffsetIndex() const {
   // others', or cut a record short, silently.
   const std::vector<PageLocation>& pages = offset_index_->page_locations;
   if (data_page_ >= static_cast<int64_t>(pages.size())) {
-    return WithContext(Status::Corrupt(
-        StrCat("data page ", data_page_, " is not in the offset index, which lists ", pages.size())));
+    return WithContext(
+        Status::Corrupt(StrCat("data page ", data_page_, " is not in the offset index, which lists ", pages.size())));
   }
   const auto page = static_cast<size_t>(data_page_);
   const int64_t first_row = pages[page].first_row_index;
@@ -266,8 +266,8 @@ Status ColumnReader::CheckPageAgainstOffsetIndex() const {
   const int64_t page_rows = flat ? page_levels_ : page_.num_rows;
   const int64_t end_row = page + 1 < pages.size() ? pages[page + 1].first_row_index : flat ? chunk_values_ : -1;
   if (page_rows >= 0 && end_row >= 0 && page_rows != end_row - first_row) {
-    return WithContext(Status::Corrupt(StrCat("data page ", data_page_, " holds ", page_rows,
-                                              " rows, the offset index says ", end_row - first_row)));
+    return WithContext(Status::Corrupt(
+        StrCat("data page ", data_page_, " holds ", page_rows, " rows, the offset index says ", end_row - first_row)));
   }
   // spec (PageIndex.md): with a page index, every page starts a record.
   if (column_.max_repetition_level > 0 && page_levels_ > 0 && page_rep_[0] != 0) {

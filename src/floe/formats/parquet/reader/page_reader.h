@@ -75,7 +75,7 @@ struct StoredPage {
   int64_t file_offset = 0;  // where the page header starts
   int64_t header_size = 0;  // bytes of the header as stored (an encrypted header: its whole module)
   PageHeader header;
-  std::span<const uint8_t> body;  // into PageReader::chunk(); what the header's crc covers
+  std::span<const uint8_t> body;   // into PageReader::chunk(); what the header's crc covers
   int32_t data_page_ordinal = -1;  // the chunk's data page number; -1 for other page types
 };
 
