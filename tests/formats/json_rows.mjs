@@ -25,7 +25,9 @@ export function parseExact(line) {
 
 const isNumeric = (v) => typeof v === 'number' || (typeof v === 'string' && /^-?\d+(\.\d+)?(e[-+]?\d+)?$/i.test(v));
 const TIMESTAMP = /^(\d{4,}-\d\d-\d\d)[T ](\d\d:\d\d:\d\d)(\.\d+)?(Z|[+-]00(:?00)?)?$/;
-const TIME = /^(\d\d:\d\d:\d\d)(\.\d+)?$/;
+// A TIME adjusted to UTC is DuckDB's TIMETZ, printed with "+00"; floe
+// prints the time alone (a time of day has no instant to mark as UTC).
+const TIME = /^(\d\d:\d\d:\d\d)(\.\d+)?(Z|[+-]00(:?00)?)?$/;
 
 function normalTime(s) {
   let m = TIMESTAMP.exec(s);
