@@ -12,11 +12,15 @@
 #include <openssl/rand.h>
 #include <simdjson.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <filesystem>
+#include <future>
 #include <memory>
 #include <thread>
+#include <vector>
 
 #include "floe/base/base64.h"
 #include "floe/formats/parquet/file_writer.h"
@@ -564,6 +568,96 @@ TEST(ParquetKeyToolsTest, ThreadsWritingThroughOneCacheAskTheKmsOncePerMasterKey
   for (std::thread& thread : threads) thread.join();
   EXPECT_EQ(made.load(), 40);
   EXPECT_EQ(kms.wraps(), (std::map<std::string, int>{{"kc1", 1}, {"kf", 1}}));
+}
+
+// A KMS call held until released, counting the calls made.
+class HeldCall {
+ public:
+  // `results` are those of the first calls, in turn; later calls get the last.
+  explicit HeldCall(std::vector<Result<std::string>> results = {std::string("kek of kc1")})
+      : results_(std::move(results)) {}
+  // The call: waits for Release(), then returns its result.
+  Result<std::string> operator()() {
+    std::unique_lock<std::mutex> lock(mutex_);
+    const size_t call = calls_++;
+    changed_.notify_all();
+    changed_.wait(lock, [&] { return released_; });
+    return results_[std::min(call, results_.size() - 1)];
+  }
+  void WaitForCall() {
+    std::unique_lock<std::mutex> lock(mutex_);
+    changed_.wait(lock, [&] { return calls_ > 0; });
+  }
+  void Release() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    released_ = true;
+    changed_.notify_all();
+  }
+  size_t calls() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return calls_;
+  }
+
+ private:
+  const std::vector<Result<std::string>> results_;
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  size_t calls_ = 0;
+  bool released_ = false;
+};
+
+TEST(ParquetKeyToolsTest, ASlowKmsCallStallsOnlyTheThreadsWantingItsKey) {
+  KeyEncryptionKeyCache cache;
+  HeldCall slow;
+  const auto unwrap_slowly = [&] { return cache.ForReading("kc1", "id1", [&] { return slow(); }); };
+  std::vector<Result<std::string>> got(2, Status::Internal("not read"));
+  std::thread first([&] { got[0] = unwrap_slowly(); });
+  slow.WaitForCall();
+  std::thread second([&] { got[1] = unwrap_slowly(); });
+
+  // While kc1's call is held, other keys are read and made. (Before, the
+  // cache's lock was held across the call and these waited for it; the
+  // wait is bounded so that such a cache fails here instead of hanging.)
+  auto others = std::async(std::launch::async, [&] {
+    auto read = cache.ForReading("kf", "id2", [] { return Result<std::string>(std::string("kek of kf")); });
+    auto made = cache.ForWriting("kc2", [] {
+      return Result<KeyEncryptionKeyCache::Key>(KeyEncryptionKeyCache::Key{"k", "id3", "w"});
+    });
+    return read.ok() && *read == "kek of kf" && made.ok() && made->id == "id3";
+  });
+  EXPECT_EQ(others.wait_for(std::chrono::seconds(30)), std::future_status::ready)
+      << "reading kf's key waited for kc1's KMS call";
+
+  // The second reader of kc1's key waits for the first one's call.
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));  // lets it reach the wait; the checks hold either way
+  slow.Release();
+  first.join();
+  second.join();
+  EXPECT_TRUE(others.get());
+  for (const auto& key : got) {
+    ASSERT_TRUE(key.ok()) << key.status().ToString();
+    EXPECT_EQ(*key, "kek of kc1");
+  }
+  EXPECT_EQ(slow.calls(), 1u);
+}
+
+TEST(ParquetKeyToolsTest, AFailedKmsCallIsNotSharedWithTheThreadsWaitingForIt) {
+  KeyEncryptionKeyCache cache;
+  HeldCall slow({Status::PermissionDenied("the KMS refused"), std::string("kek of kc1")});
+  const auto unwrap_slowly = [&] { return cache.ForReading("kc1", "id1", [&] { return slow(); }); };
+  std::vector<Result<std::string>> got(2, Status::Internal("not read"));
+  std::thread first([&] { got[0] = unwrap_slowly(); });
+  slow.WaitForCall();
+  std::thread second([&] { got[1] = unwrap_slowly(); });
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  slow.Release();
+  first.join();
+  second.join();
+  // The first call's error is the first reader's; the second asks again.
+  EXPECT_EQ(got[0].status().code(), StatusCode::kPermissionDenied);
+  ASSERT_TRUE(got[1].ok()) << got[1].status().ToString();
+  EXPECT_EQ(*got[1], "kek of kc1");
+  EXPECT_EQ(slow.calls(), 2u);
 }
 
 }  // namespace

@@ -289,26 +289,46 @@ std::string ExternalKeyMaterialPath(const std::string& file_path) {
 
 Result<KeyEncryptionKeyCache::Key> KeyEncryptionKeyCache::ForWriting(const std::string& master_key_id,
                                                                      const std::function<Result<Key>()>& make) {
-  std::lock_guard<std::mutex> lock(mutex_);
-  if (const auto it = writing_.find(master_key_id); it != writing_.end() && Fresh(it->second.made)) {
-    return it->second.value;
+  std::unique_lock<std::mutex> lock(mutex_);
+  for (;;) {
+    if (const auto it = writing_.find(master_key_id); it != writing_.end() && Fresh(it->second.made)) {
+      return it->second.value;
+    }
+    if (!making_.contains(master_key_id)) break;
+    call_done_.wait(lock);
   }
+  making_.insert(master_key_id);
   DropExpired();
-  FLOE_ASSIGN_OR_RETURN(Key key, make());
+  lock.unlock();
+  Result<Key> key = make();
+  lock.lock();
+  making_.erase(master_key_id);
+  call_done_.notify_all();
+  if (!key.ok()) return key.status();
   const auto now = std::chrono::steady_clock::now();
-  reading_.insert_or_assign(std::pair(master_key_id, key.id), Entry<std::string>{key.key, now});
-  writing_.insert_or_assign(master_key_id, Entry<Key>{key, now});
+  reading_.insert_or_assign(std::pair(master_key_id, key->id), Entry<std::string>{key->key, now});
+  writing_.insert_or_assign(master_key_id, Entry<Key>{*key, now});
   return key;
 }
 
 Result<std::string> KeyEncryptionKeyCache::ForReading(const std::string& master_key_id, const std::string& id,
                                                       const std::function<Result<std::string>()>& unwrap) {
-  std::lock_guard<std::mutex> lock(mutex_);
+  std::unique_lock<std::mutex> lock(mutex_);
   const auto slot = std::pair(master_key_id, id);
-  if (const auto it = reading_.find(slot); it != reading_.end() && Fresh(it->second.made)) return it->second.value;
+  for (;;) {
+    if (const auto it = reading_.find(slot); it != reading_.end() && Fresh(it->second.made)) return it->second.value;
+    if (!unwrapping_.contains(slot)) break;
+    call_done_.wait(lock);
+  }
+  unwrapping_.insert(slot);
   DropExpired();
-  FLOE_ASSIGN_OR_RETURN(std::string key, unwrap());
-  reading_.insert_or_assign(slot, Entry<std::string>{key, std::chrono::steady_clock::now()});
+  lock.unlock();
+  Result<std::string> key = unwrap();
+  lock.lock();
+  unwrapping_.erase(slot);
+  call_done_.notify_all();
+  if (!key.ok()) return key.status();
+  reading_.insert_or_assign(slot, Entry<std::string>{*key, std::chrono::steady_clock::now()});
   return key;
 }
 

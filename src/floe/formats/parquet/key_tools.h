@@ -18,10 +18,12 @@
 #pragma once
 
 #include <chrono>
+#include <condition_variable>
 #include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <string>
 #include <string_view>
 
@@ -76,9 +78,11 @@ class LocalKms final : public KmsClient {
 // writing is kept for reading too.
 //
 // It holds raw keys in memory: never log or persist it. Keys past their
-// lifetime are dropped whenever a key is missing. Thread-safe; a KMS call for
-// a missing key is made under the cache's lock, so two threads never ask for
-// the same key twice (and the KmsClient must not use the cache itself).
+// lifetime are dropped whenever a key is missing. Thread-safe. A KMS call is
+// made outside the cache's lock, so a slow KMS stalls only the threads that
+// want the same key: they wait for that one call instead of asking the KMS
+// again, then use its key, or make their own call if it failed. `make` and
+// `unwrap` must not throw.
 class KeyEncryptionKeyCache {
  public:
   explicit KeyEncryptionKeyCache(std::chrono::steady_clock::duration lifetime = std::chrono::minutes(10))
@@ -119,6 +123,10 @@ class KeyEncryptionKeyCache {
   mutable std::mutex mutex_;
   std::map<std::string, Entry<Key>> writing_;                                  // by master key id
   std::map<std::pair<std::string, std::string>, Entry<std::string>> reading_;  // by (master key id, key id)
+  // The keys a KMS call is being made for, and the signal that one ended.
+  std::set<std::string> making_;
+  std::set<std::pair<std::string, std::string>> unwrapping_;
+  std::condition_variable call_done_;
 };
 
 // Where the key tools keep the key material of `file_path` when it is not
