@@ -390,6 +390,53 @@ TEST(ParquetCliTest, RewriteBloomWritesAFilterThatAnswersProbes) {
   EXPECT_NE(bad.err.find("nope"), std::string::npos) << bad.err;
 }
 
+TEST(ParquetCliTest, RewriteEncodingWritesAColumnsPagesInIt) {
+  testing::TempDir dir;
+  const std::string in = WriteLargerFile(dir);
+  const std::string out = dir.Join("encoded.parquet");
+  auto r = RunFloe({"parquet", "rewrite", in, out, "--encoding", "id=DELTA_BINARY_PACKED", "--encoding",
+                    "score=byte_stream_split", "--encoding", "key=DELTA_BYTE_ARRAY"},
+                   kCleanEnv);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto file = Open(out);
+  ASSERT_NE(file, nullptr);
+  // Each named column in its encoding alone; the other keeps its dictionary.
+  const std::vector<std::vector<parquet::Encoding>> expected = {
+      {parquet::Encoding::DELTA_BINARY_PACKED},
+      {parquet::Encoding::PLAIN, parquet::Encoding::RLE_DICTIONARY},
+      {parquet::Encoding::DELTA_BYTE_ARRAY},
+      {parquet::Encoding::BYTE_STREAM_SPLIT}};
+  for (int c = 0; c < 4; ++c) {
+    SCOPED_TRACE(c);
+    const auto& meta = file->metadata().row_groups[0].columns[c].meta_data;
+    ASSERT_TRUE(meta.has_value());
+    std::vector<parquet::Encoding> data_encodings;
+    for (const parquet::Encoding e : meta->encodings) {
+      if (e != parquet::Encoding::RLE) data_encodings.push_back(e);  // RLE: the levels
+    }
+    std::sort(data_encodings.begin(), data_encodings.end());
+    EXPECT_EQ(data_encodings, expected[c]);
+  }
+  auto rows_in = RunFloe({"--format", "csv", "parquet", "cat", in}, kCleanEnv);
+  auto rows_out = RunFloe({"--format", "csv", "parquet", "cat", out}, kCleanEnv);
+  ASSERT_EQ(rows_out.exit_code, 0) << rows_out.err;
+  EXPECT_EQ(rows_out.out, rows_in.out);
+
+  // An encoding the column's type lacks, an unknown one, and no '=': one
+  // line naming what is wrong, and no output.
+  const std::vector<std::pair<std::string, std::string>> bad = {
+      {"key=BYTE_STREAM_SPLIT", "key"}, {"id=ZIGZAG", "ZIGZAG"}, {"DELTA_BINARY_PACKED", "PATH=ENCODING"}};
+  for (const auto& [arg, named] : bad) {
+    SCOPED_TRACE(arg);
+    const std::string bad_out = dir.Join("bad.parquet");
+    auto refused = RunFloe({"parquet", "rewrite", in, bad_out, "--encoding", arg}, kCleanEnv);
+    EXPECT_EQ(refused.exit_code, 1);
+    EXPECT_NE(refused.err.find(named), std::string::npos) << refused.err;
+    EXPECT_EQ(std::count(refused.err.begin(), refused.err.end(), '\n'), 1) << refused.err;
+    EXPECT_FALSE(std::filesystem::exists(bad_out));
+  }
+}
+
 TEST(ParquetCliTest, RewritePageBytesCutsMorePages) {
   testing::TempDir dir;
   const std::string in = WriteLargerFile(dir);

@@ -39,6 +39,13 @@ const variants = [
   ['--codec', 'zstd', '--level', '9', '--no-page-index', '--bloom', 'id,string_col'],
   ['--codec', 'none', '--page-version', '2', '--boolean-encoding', 'rle'],
   ['--codec', 'snappy', '--boolean-encoding', 'rle', '--row-group-rows', '700'],
+  // Pages in the other encodings, nulls and nesting included (DuckDB 1.5.6
+  // reads BYTE_STREAM_SPLIT for FLOAT and DOUBLE only).
+  ['--page-version', '2', '--encoding', 'int64_col=DELTA_BINARY_PACKED', '--encoding', 'int32_col=DELTA_BINARY_PACKED',
+    '--encoding', 'list_col.list.element=DELTA_BINARY_PACKED', '--encoding', 'double_col=BYTE_STREAM_SPLIT',
+    '--encoding', 'float_col=BYTE_STREAM_SPLIT', '--encoding', 'string_col=DELTA_LENGTH_BYTE_ARRAY',
+    '--encoding', 'unique_string_col=DELTA_BYTE_ARRAY', '--encoding', 'uuid_col=DELTA_BYTE_ARRAY',
+    '--encoding', 'nullable_bool_col=RLE'],
 ];
 
 // parquet-testing files whose physical forms floe's rewrite must keep.

@@ -613,7 +613,8 @@ struct RewriteArgs {
   bool page_index = true;
   std::string bloom;  // comma-separated leaf column paths
   std::string boolean_encoding = "plain";
-  KeyArgs keys;  // of the input
+  std::vector<std::string> encodings;  // PATH=ENCODING
+  KeyArgs keys;                        // of the input
   // Encrypting the output.
   std::string encrypt_footer_key;                // hex
   std::vector<std::string> encrypt_column_keys;  // PATH=HEX
@@ -629,6 +630,34 @@ struct RewriteArgs {
   bool external_key_material = false;
   int data_key_bits = 128;
 };
+
+// --encoding PATH=ENCODING: the leaf column's pages in that encoding, with no
+// dictionary (a dictionary would win until it fell back). Which encodings a
+// column's type takes is the writer's check.
+Status AddColumnEncoding(std::string_view arg, parquet::WriterOptions* options) {
+  static constexpr parquet::Encoding kEncodings[] = {parquet::Encoding::PLAIN,
+                                                     parquet::Encoding::DELTA_BINARY_PACKED,
+                                                     parquet::Encoding::DELTA_LENGTH_BYTE_ARRAY,
+                                                     parquet::Encoding::DELTA_BYTE_ARRAY,
+                                                     parquet::Encoding::BYTE_STREAM_SPLIT,
+                                                     parquet::Encoding::RLE};
+  const size_t eq = arg.rfind('=');
+  const std::string path(Trim(arg.substr(0, eq == std::string_view::npos ? 0 : eq)));
+  if (eq == std::string_view::npos || path.empty()) {
+    return Status::InvalidArgument(StrCat("--encoding takes PATH=ENCODING, not ", Quote(arg)));
+  }
+  const std::string_view name = Trim(arg.substr(eq + 1));
+  for (const parquet::Encoding encoding : kEncodings) {
+    if (!EqualsIgnoreCase(parquet::EncodingName(encoding), name)) continue;
+    parquet::ColumnWriterOptions& column = options->columns[path];
+    column.encoding = encoding;
+    column.dictionary = false;
+    return Status::OK();
+  }
+  return Status::InvalidArgument(StrCat("--encoding ", Quote(arg), ": ", Quote(name),
+                                        " is not PLAIN, DELTA_BINARY_PACKED, DELTA_LENGTH_BYTE_ARRAY, "
+                                        "DELTA_BYTE_ARRAY, BYTE_STREAM_SPLIT or RLE"));
+}
 
 // parquet.encryption.column.keys's syntax: "ID:a,b;ID2:c" -> a:ID, b:ID, c:ID2.
 Result<std::map<std::string, std::string>> ColumnMasterKeysFromArg(std::string_view arg) {
@@ -742,6 +771,7 @@ Status Rewrite(CommandContext& ctx, const RewriteArgs& args) {
       options.columns[std::string(Trim(column))].bloom_filter = true;
     }
   }
+  for (const std::string& arg : args.encodings) FLOE_RETURN_IF_ERROR(AddColumnEncoding(arg, &options));
   FLOE_ASSIGN_OR_RETURN(const std::optional<parquet::KeyToolsFileKeys> encryption, EncryptionFromArgs(args));
   if (encryption) options.encryption = encryption->properties;
   // The input's key-value metadata travels, except an Arrow schema, which
@@ -853,6 +883,10 @@ void AddParquetCommands(CLI::App& app, CommandSet& commands) {
   rewrite->add_option("--boolean-encoding", rw->boolean_encoding, "BOOLEAN columns: plain or rle")
       ->capture_default_str();
   rewrite->add_option("--bloom", rw->bloom, "Leaf columns that get bloom filters, comma-separated dotted paths");
+  rewrite->add_option("--encoding", rw->encodings,
+                      "A leaf column's pages in PLAIN, DELTA_BINARY_PACKED, DELTA_LENGTH_BYTE_ARRAY, "
+                      "DELTA_BYTE_ARRAY, BYTE_STREAM_SPLIT or RLE, without a dictionary, as PATH=ENCODING "
+                      "(repeatable)");
   AddKeyOptions(rewrite, &rw->keys);
   rewrite->add_option("--encrypt-footer-key", rw->encrypt_footer_key,
                       "Encrypt the output: its footer key, in hex; every column not named otherwise takes it");
