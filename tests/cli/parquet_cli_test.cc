@@ -323,6 +323,31 @@ TEST(ParquetCliTest, CatPrintsChosenColumnsAndRowsInEveryFormat) {
   EXPECT_EQ(std::count(bad.err.begin(), bad.err.end(), '\n'), 1) << bad.err;
 }
 
+TEST(ParquetCliTest, OutOfRangeCountsAreOneLineNamingTheOption) {
+  testing::TempDir dir;
+  const std::string path = WriteSmallFile(dir);
+  const std::string out = dir.Join("out.parquet");
+  const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+      {{"parquet", "cat", path, "--limit", "-1"}, "--limit: expected a number of rows >= 0, not '-1'"},
+      {{"parquet", "cat", path, "--limit", "all"}, "--limit: expected a number of rows >= 0, not 'all'"},
+      {{"parquet", "rewrite", path, out, "--row-group-rows", "0"},
+       "--row-group-rows: expected a number of rows >= 1, not '0'"},
+      {{"parquet", "rewrite", path, out, "--row-group-bytes", "-5"},
+       "--row-group-bytes: expected a number of bytes >= 1, not '-5'"},
+      {{"parquet", "rewrite", path, out, "--page-bytes", "1k"},
+       "--page-bytes: expected a number of bytes >= 1, not '1k'"},
+      {{"parquet", "rewrite", path, out, "--page-rows", "0"}, "--page-rows: expected a number of rows >= 1, not '0'"},
+  };
+  for (const auto& [args, message] : cases) {
+    SCOPED_TRACE(args.back());
+    auto r = RunFloe(args, kCleanEnv);
+    EXPECT_NE(r.exit_code, 0);
+    EXPECT_NE(r.err.find(message), std::string::npos) << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  }
+  EXPECT_FALSE(std::filesystem::exists(out));
+}
+
 TEST(ParquetCliTest, RewriteRowGroupBytesSplitsRowGroups) {
   testing::TempDir dir;
   // The writer weighs a row group between slices of at most 65,536 rows

@@ -1,8 +1,9 @@
 #include "floe/cli/command.h"
 
 #include <CLI/CLI.hpp>
-
 #include <ostream>
+
+#include "floe/base/strings.h"
 
 namespace floe::cli {
 
@@ -29,6 +30,16 @@ Result<std::shared_ptr<FileIO>> CommandContext::FileIOFor(std::string_view locat
 std::shared_ptr<FileIO> CommandContext::Traced(std::shared_ptr<FileIO> io) {
   if (!options_.trace_io) return io;
   return std::make_shared<TracingFileIO>(std::move(io), trace_);
+}
+
+CLI::Validator IntegerAtLeast(int64_t minimum, std::string what) {
+  return CLI::Validator(
+      [minimum, what](std::string& text) {
+        int64_t n = 0;
+        return ParseInt64(text, &n) && n >= minimum ? std::string()
+                                                    : StrCat("expected ", what, " >= ", minimum, ", not ", Quote(text));
+      },
+      "N");
 }
 
 CLI::App* CommandSet::Add(CLI::App& parent, const std::string& name, const std::string& description,

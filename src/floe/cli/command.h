@@ -16,6 +16,7 @@
 
 namespace CLI {
 class App;
+class Validator;
 }
 
 namespace floe::cli {
@@ -96,6 +97,11 @@ class CommandSet {
   CommandRunner selected_;
   std::vector<std::shared_ptr<void>> kept_;
 };
+
+// A check for an integer option of at least `minimum`: "expected <what> >=
+// <minimum>, not '<text>'" otherwise (CLI11's own range checks print the
+// range as doubles up to 1.8e308).
+CLI::Validator IntegerAtLeast(int64_t minimum, std::string what);
 
 // Registration functions, one per command file.
 void AddConfigCommand(CLI::App& app, CommandSet& commands);

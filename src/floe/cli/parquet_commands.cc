@@ -860,7 +860,8 @@ void AddParquetCommands(CLI::App& app, CommandSet& commands) {
                                [cat_args](CommandContext& ctx) { return Cat(ctx, *cat_args); });
   cat->add_option("file", cat_args->path, "Parquet file location")->required();
   cat->add_option("--columns", cat_args->columns, "Top-level columns to print, comma-separated (default: all)");
-  cat->add_option("--limit", cat_args->limit, "Print at most this many rows")->check(CLI::NonNegativeNumber);
+  cat->add_option("--limit", cat_args->limit, "Print at most this many rows")
+      ->check(IntegerAtLeast(0, "a number of rows"));
   AddKeyOptions(cat, &cat_args->keys);
 
   auto* rw = &commands.Keep<RewriteArgs>();
@@ -873,12 +874,14 @@ void AddParquetCommands(CLI::App& app, CommandSet& commands) {
   rewrite->add_option("--page-version", rw->page_version, "Data page version")->check(CLI::IsMember({1, 2}))
       ->capture_default_str();
   rewrite->add_option("--dictionary", rw->dictionary, "Dictionary encoding: on or off")->capture_default_str();
-  rewrite->add_option("--row-group-rows", rw->row_group_rows, "Rows per row group at most")->check(CLI::PositiveNumber);
+  rewrite->add_option("--row-group-rows", rw->row_group_rows, "Rows per row group at most")
+      ->check(IntegerAtLeast(1, "a number of rows"));
   rewrite->add_option("--row-group-bytes", rw->row_group_bytes, "Bytes per row group at most")
-      ->check(CLI::PositiveNumber);
-  rewrite->add_option("--page-bytes", rw->page_bytes, "Target bytes per data page")->check(CLI::PositiveNumber);
+      ->check(IntegerAtLeast(1, "a number of bytes"));
+  rewrite->add_option("--page-bytes", rw->page_bytes, "Target bytes per data page")
+      ->check(IntegerAtLeast(1, "a number of bytes"));
   rewrite->add_option("--page-rows", rw->page_rows, "Rows per data page at most (default 20000)")
-      ->check(CLI::PositiveNumber);
+      ->check(IntegerAtLeast(1, "a number of rows"));
   rewrite->add_flag("--page-index,!--no-page-index", rw->page_index, "Write the column and offset indexes (default on)");
   rewrite->add_option("--boolean-encoding", rw->boolean_encoding, "BOOLEAN columns: plain or rle")
       ->capture_default_str();

@@ -197,14 +197,7 @@ void AddTableReadCommands(CLI::App& app, CommandSet& commands) {
     cmd->add_option("--as-of", a.as_of, "Snapshot id, timestamp, branch or tag");
     cmd->add_flag("--count", a.count, "Print only the number of rows");
     cmd->add_flag("--explain", a.explain, "Print the planning report (to stderr)");
-    cmd->add_option("--limit", a.limit, "At most this many rows")
-        ->check(CLI::Validator(
-            [](std::string& text) {
-              int64_t n = 0;
-              return ParseInt64(text, &n) && n >= 0 ? std::string()
-                                                    : StrCat("expected a number of rows >= 0, not ", Quote(text));
-            },
-            "N"));
+    cmd->add_option("--limit", a.limit, "At most this many rows")->check(IntegerAtLeast(0, "a number of rows"));
     a.from_option = cmd->add_option("--from-snapshot", a.from_snapshot,
                     "Only rows appended after this snapshot (incremental append scan)");
     cmd->add_flag("--from-inclusive", a.from_inclusive, "With --from-snapshot: its own appended rows too");
