@@ -154,6 +154,22 @@ TEST(ParquetCliTest, SchemaShowsAnotherEnginesAnnotations) {
   EXPECT_NE(r.out.find("-- binary"), std::string::npos) << r.out;
 }
 
+TEST(ParquetCliTest, MetaShowsGeospatialStatisticsAndRewriteKeepsThem) {
+  testing::TempDir dir;
+  const std::string file =
+      std::string(FLOE_SHARED_DIR) + "/fixtures/parquet-testing/data/geospatial/crs-default.parquet";
+  const std::string out = dir.Join("geo.parquet");
+  auto rewrite = RunFloe({"parquet", "rewrite", file, out}, kCleanEnv);
+  ASSERT_EQ(rewrite.exit_code, 0) << rewrite.err;
+  for (const std::string& path : {file, out}) {
+    auto meta = RunFloe({"--format", "csv", "parquet", "meta", path}, kCleanEnv);
+    ASSERT_EQ(meta.exit_code, 0) << meta.err;
+    EXPECT_NE(meta.out.find(",geospatial\n"), std::string::npos) << meta.out;
+    // parquet-cpp's box of the polygon, and floe's of the same values.
+    EXPECT_NE(meta.out.find(",x -111..-104 y 41..45; polygon\n"), std::string::npos) << meta.out;
+  }
+}
+
 // `floe parquet schema` text without what a rewrite may rename: the root
 // (floe's writer calls it "schema"), and a legacy UTF8 converted type, which
 // the writer writes as the STRING logical type it stands for.

@@ -7,7 +7,9 @@
 //  - parquet-wasm (arrow-rs) reads floe's file with the values floe reads;
 //  - parquet-testing files with INT96, FLOAT16 and RLE booleans, rewritten by
 //    floe (which keeps INT96 and FLOAT16), read the same in DuckDB as the
-//    originals, with the physical types kept.
+//    originals, with the physical types kept;
+//  - GEOMETRY files rewritten by floe show DuckDB the geospatial statistics
+//    (box and types) parquet-cpp wrote into the originals.
 //
 // Usage: node parquet_to_others.mjs FLOE_BINARY TOOLS_DIR PARQUET_TESTING_DIR
 // Exits 0 when all agree, 1 otherwise or when DuckDB or parquet-wasm is
@@ -106,6 +108,7 @@ function wasmEqual(f, w) {
 const dir = mkdtempSync(path.join(os.tmpdir(), 'floe-written-'));
 const failures = [];
 let keptChecked = 0;
+let geoChecked = 0;
 try {
   const db = await DuckDBInstance.create(':memory:');
   const conn = await db.connect();
@@ -194,6 +197,27 @@ try {
       }
     }
   }
+
+  // Geospatial statistics floe writes, as DuckDB reads them from the footer:
+  // rewrites of parquet-testing's one-row-group GEOMETRY files carry the box
+  // and types parquet-cpp wrote into the originals.
+  for (const file of ['geospatial-with-nan.parquet', 'crs-default.parquet', 'crs-srid.parquet', 'crs-projjson.parquet']) {
+    const original = path.join(testingData, 'geospatial', file);
+    const out = path.join(dir, `geo-${file}`);
+    try {
+      execFileSync(floe, ['parquet', 'rewrite', original, out], { stdio: ['ignore', 'pipe', 'pipe'] });
+    } catch (e) {
+      failures.push(`${file}: floe parquet rewrite failed: ${(e.stderr ?? '').toString().trim()}`);
+      continue;
+    }
+    const geo = (f) => rows(`SELECT path_in_schema, geo_bbox::VARCHAR AS bbox, geo_types::VARCHAR AS types
+                             FROM parquet_metadata('${f}') ORDER BY row_group_id, column_id`);
+    const [got, want] = [await geo(out), await geo(original)];
+    if (!got.some((c) => c.bbox !== null) || !isDeepStrictEqual(got, want)) {
+      failures.push(`${file}: DuckDB reads floe's geospatial statistics as ${JSON.stringify(got).slice(0, 400)}, the original's as ${JSON.stringify(want).slice(0, 400)}`);
+    }
+    ++geoChecked;
+  }
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }
@@ -203,4 +227,5 @@ if (failures.length > 0) {
   process.exit(1);
 }
 console.log(`all ${variants.length} floe-written files read the same in DuckDB and parquet-wasm; ` +
-  `${keptChecked} rewrites of INT96, FLOAT16 and RLE-boolean files read as their originals`);
+  `${keptChecked} rewrites of INT96, FLOAT16 and RLE-boolean files read as their originals; ` +
+  `${geoChecked} rewritten GEOMETRY files carry their originals' geospatial statistics`);

@@ -16,6 +16,7 @@
 #include "floe/formats/parquet/field_annotation.h"
 #include "floe/formats/parquet/file_reader.h"
 #include "floe/formats/parquet/file_writer.h"
+#include "floe/formats/parquet/geospatial_statistics.h"
 #include "floe/formats/parquet/key_tools.h"
 #include "floe/formats/parquet/page_headers.h"
 #include "floe/formats/parquet/page_index.h"
@@ -211,9 +212,10 @@ Status Meta(CommandContext& ctx, const FileArgs& args) {
       Field("uncompressed", DataType::Int64(), true), Field("min", DataType::Utf8(), true),
       Field("max", DataType::Utf8(), true), Field("page_index", DataType::Utf8(), false),
       Field("bloom_filter", DataType::Bool(), true), Field("unencoded_bytes", DataType::Int64(), true),
-      Field("level_histograms", DataType::Utf8(), true), Field("encryption", DataType::Utf8(), true)});
+      Field("level_histograms", DataType::Utf8(), true), Field("encryption", DataType::Utf8(), true),
+      Field("geospatial", DataType::Utf8(), true)});
   PrimitiveBuilder<int32_t> group_b;
-  StringBuilder column_b, type_b, codec_b, enc_b, min_b, max_b, index_b, hist_b, crypt_b;
+  StringBuilder column_b, type_b, codec_b, enc_b, min_b, max_b, index_b, hist_b, crypt_b, geo_b;
   PrimitiveBuilder<int64_t> values_b, nulls_b, comp_b, uncomp_b, unencoded_b;
   BoolBuilder bloom_b;
   for (int g = 0; g < reader->num_row_groups(); ++g) {
@@ -232,7 +234,7 @@ Status Meta(CommandContext& ctx, const FileArgs& args) {
         FLOE_RETURN_IF_ERROR(group_b.Append(g));
         FLOE_RETURN_IF_ERROR(column_b.Append(desc.dotted_path()));
         FLOE_RETURN_IF_ERROR(type_b.Append(desc.type->ToString()));
-        for (StringBuilder* unknown : {&codec_b, &enc_b, &min_b, &max_b, &hist_b}) {
+        for (StringBuilder* unknown : {&codec_b, &enc_b, &min_b, &max_b, &hist_b, &geo_b}) {
           FLOE_RETURN_IF_ERROR(unknown->AppendNulls(1));
         }
         for (PrimitiveBuilder<int64_t>* unknown : {&values_b, &nulls_b, &comp_b, &uncomp_b, &unencoded_b}) {
@@ -283,12 +285,15 @@ Status Meta(CommandContext& ctx, const FileArgs& args) {
         add_histogram("rep", size->repetition_level_histogram);
       }
       FLOE_RETURN_IF_ERROR(histograms.empty() ? hist_b.AppendNulls(1) : hist_b.Append(histograms));
+      FLOE_RETURN_IF_ERROR(m->geospatial_statistics
+                               ? geo_b.Append(parquet::GeospatialStatisticsText(*m->geospatial_statistics))
+                               : geo_b.AppendNulls(1));
     }
   }
-  FLOE_ASSIGN_OR_RETURN(RecordBatch batch,
-                        FinishBatch(schema, {&group_b, &column_b, &type_b, &codec_b, &enc_b, &values_b, &nulls_b,
-                                             &comp_b, &uncomp_b, &min_b, &max_b, &index_b, &bloom_b, &unencoded_b,
-                                             &hist_b, &crypt_b}));
+  FLOE_ASSIGN_OR_RETURN(
+      RecordBatch batch,
+      FinishBatch(schema, {&group_b, &column_b, &type_b, &codec_b, &enc_b, &values_b, &nulls_b, &comp_b, &uncomp_b,
+                           &min_b, &max_b, &index_b, &bloom_b, &unencoded_b, &hist_b, &crypt_b, &geo_b}));
   return PrintBatches(ctx, schema, {batch});
 }
 

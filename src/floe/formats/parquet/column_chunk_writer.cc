@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <variant>
 
 #include "floe/base/bytes.h"
 #include "floe/base/crc32.h"
@@ -51,6 +52,10 @@ ColumnChunkWriterBase::ColumnChunkWriterBase(const WriterColumn& column, const C
   column_index_valid_ = sort_order_ != ColumnSortOrder::kUndefined;
   ResetBloom();
   ResetChunkSizeStatistics();
+  if (column.physical_type == Type::BYTE_ARRAY && column.logical_type) {
+    if (std::holds_alternative<GeometryType>(*column.logical_type)) geospatial_.emplace(false);
+    if (std::holds_alternative<GeographyType>(*column.logical_type)) geospatial_.emplace(true);
+  }
 }
 
 // spec (SizeStatistics): a histogram has one entry per level 0..max and "may
@@ -388,6 +393,11 @@ Status ColumnChunkWriterBase::Finish(FinishedColumnChunk* out) {
   if (dict_size > 0) m.dictionary_page_offset = 0;
   m.statistics = MakeStatistics(column_, chunk_stats_, options_.statistics_truncate_length);
   m.encoding_stats = std::move(encoding_stats_);
+  if (geospatial_) {
+    GeospatialStatistics geo;
+    if (geospatial_->Finish(&geo)) m.geospatial_statistics = std::move(geo);
+    geospatial_->Reset();
+  }
   const bool byte_array = column_.physical_type == Type::BYTE_ARRAY;
   if (byte_array || !chunk_def_histogram_.empty() || !chunk_rep_histogram_.empty()) {
     SizeStatistics& size = m.size_statistics.emplace();

@@ -14,6 +14,7 @@
 #include "floe/columnar/bit_util.h"
 #include "floe/formats/parquet/column_chunk_writer.h"
 #include "floe/formats/parquet/encryption.h"
+#include "floe/formats/parquet/geospatial_statistics.h"
 #include "floe/formats/parquet/statistics_writer.h"
 
 namespace floe::parquet::internal {
@@ -89,6 +90,9 @@ class ColumnChunkWriterBase : public ColumnChunkWriter {
   const ColumnChunkOptions options_;
   const ColumnSortOrder sort_order_;
   const ShreddedLeaf* leaf_ = nullptr;  // during Write()
+  // GEOMETRY and GEOGRAPHY columns: the chunk's bounding box and types,
+  // which the BYTE_ARRAY writer feeds with every value.
+  std::optional<GeospatialStatisticsBuilder> geospatial_;
 
  private:
   Status FlushPage();

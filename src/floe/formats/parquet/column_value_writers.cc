@@ -449,6 +449,9 @@ class BytesWriter final : public ColumnChunkWriterBase {
     if (bloom_enabled()) {
       for (int64_t k = 0; k < n; ++k) AddBloomHash(BloomHash(value(k)));
     }
+    if (geospatial_) {
+      for (int64_t k = 0; k < n; ++k) geospatial_->Add(value(k));
+    }
 
     if (dictionary_active_) {
       plain_bytes_ += static_cast<int64_t>(scratch_data_.size()) + (kFixed ? 0 : 4 * n);
