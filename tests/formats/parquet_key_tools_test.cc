@@ -19,6 +19,7 @@
 #include <filesystem>
 #include <future>
 #include <memory>
+#include <stdexcept>
 #include <thread>
 #include <vector>
 
@@ -606,6 +607,11 @@ class HeldCall {
   bool released_ = false;
 };
 
+// Waits until `n` lookups of `cache` have waited for another's KMS call.
+void AwaitWaits(const KeyEncryptionKeyCache& cache, int64_t n) {
+  while (cache.waits() < n) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+}
+
 TEST(ParquetKeyToolsTest, ASlowKmsCallStallsOnlyTheThreadsWantingItsKey) {
   KeyEncryptionKeyCache cache;
   HeldCall slow;
@@ -614,6 +620,7 @@ TEST(ParquetKeyToolsTest, ASlowKmsCallStallsOnlyTheThreadsWantingItsKey) {
   std::thread first([&] { got[0] = unwrap_slowly(); });
   slow.WaitForCall();
   std::thread second([&] { got[1] = unwrap_slowly(); });
+  AwaitWaits(cache, 1);  // the second reader waits for the first one's call
 
   // While kc1's call is held, other keys are read and made. (Before, the
   // cache's lock was held across the call and these waited for it; the
@@ -628,8 +635,6 @@ TEST(ParquetKeyToolsTest, ASlowKmsCallStallsOnlyTheThreadsWantingItsKey) {
   EXPECT_EQ(others.wait_for(std::chrono::seconds(30)), std::future_status::ready)
       << "reading kf's key waited for kc1's KMS call";
 
-  // The second reader of kc1's key waits for the first one's call.
-  std::this_thread::sleep_for(std::chrono::milliseconds(20));  // lets it reach the wait; the checks hold either way
   slow.Release();
   first.join();
   second.join();
@@ -639,9 +644,45 @@ TEST(ParquetKeyToolsTest, ASlowKmsCallStallsOnlyTheThreadsWantingItsKey) {
     EXPECT_EQ(*key, "kek of kc1");
   }
   EXPECT_EQ(slow.calls(), 1u);
+  EXPECT_EQ(cache.waits(), 1);
 }
 
-TEST(ParquetKeyToolsTest, AFailedKmsCallIsNotSharedWithTheThreadsWaitingForIt) {
+TEST(ParquetKeyToolsTest, WritersOfOneMasterKeyWaitForOneKeyToBeMade) {
+  KeyEncryptionKeyCache cache;
+  std::mutex mutex;
+  std::condition_variable changed;
+  bool released = false;
+  int made = 0;
+  const auto make = [&]() -> Result<KeyEncryptionKeyCache::Key> {
+    std::unique_lock<std::mutex> lock(mutex);
+    ++made;
+    changed.notify_all();
+    changed.wait(lock, [&] { return released; });
+    return KeyEncryptionKeyCache::Key{"key", "id", "wrapped"};
+  };
+  std::vector<Result<KeyEncryptionKeyCache::Key>> got(3, Status::Internal("not made"));
+  std::vector<std::thread> threads;
+  threads.emplace_back([&] { got[0] = cache.ForWriting("kf", make); });
+  {
+    std::unique_lock<std::mutex> lock(mutex);
+    changed.wait(lock, [&] { return made == 1; });
+  }
+  for (size_t t = 1; t < 3; ++t) threads.emplace_back([&, t] { got[t] = cache.ForWriting("kf", make); });
+  AwaitWaits(cache, 2);
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    released = true;
+    changed.notify_all();
+  }
+  for (std::thread& thread : threads) thread.join();
+  EXPECT_EQ(made, 1);
+  for (const auto& key : got) {
+    ASSERT_TRUE(key.ok()) << key.status().ToString();
+    EXPECT_EQ(key->id, "id");
+  }
+}
+
+TEST(ParquetKeyToolsTest, AFailedKmsCallIsTheOutcomeOfItsWaitersButNotKept) {
   KeyEncryptionKeyCache cache;
   HeldCall slow({Status::PermissionDenied("the KMS refused"), std::string("kek of kc1")});
   const auto unwrap_slowly = [&] { return cache.ForReading("kc1", "id1", [&] { return slow(); }); };
@@ -649,15 +690,32 @@ TEST(ParquetKeyToolsTest, AFailedKmsCallIsNotSharedWithTheThreadsWaitingForIt) {
   std::thread first([&] { got[0] = unwrap_slowly(); });
   slow.WaitForCall();
   std::thread second([&] { got[1] = unwrap_slowly(); });
-  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  AwaitWaits(cache, 1);
   slow.Release();
   first.join();
   second.join();
-  // The first call's error is the first reader's; the second asks again.
-  EXPECT_EQ(got[0].status().code(), StatusCode::kPermissionDenied);
-  ASSERT_TRUE(got[1].ok()) << got[1].status().ToString();
-  EXPECT_EQ(*got[1], "kek of kc1");
+  // With the KMS down, its waiters do not each ask it again in turn.
+  for (const auto& key : got) EXPECT_EQ(key.status().code(), StatusCode::kPermissionDenied) << key.status().ToString();
+  EXPECT_EQ(slow.calls(), 1u);
+  // The error is not kept: the next lookup asks the KMS again.
+  auto again = unwrap_slowly();
+  ASSERT_TRUE(again.ok()) << again.status().ToString();
+  EXPECT_EQ(*again, "kek of kc1");
   EXPECT_EQ(slow.calls(), 2u);
+}
+
+TEST(ParquetKeyToolsTest, AKmsCallThatThrowsDoesNotLeaveItsKeyWaitedFor) {
+  KeyEncryptionKeyCache cache;
+  const auto throwing = []() -> Result<std::string> { throw std::runtime_error("KMS client failure"); };
+  EXPECT_THROW((void)cache.ForReading("kc1", "id1", throwing), std::runtime_error);
+  // The key is not left in flight: the next lookup makes its own call.
+  auto next = std::async(std::launch::async, [&] {
+    return cache.ForReading("kc1", "id1", [] { return Result<std::string>(std::string("kek of kc1")); });
+  });
+  ASSERT_EQ(next.wait_for(std::chrono::seconds(30)), std::future_status::ready) << "the key stayed in flight";
+  auto key = next.get();
+  ASSERT_TRUE(key.ok()) << key.status().ToString();
+  EXPECT_EQ(*key, "kek of kc1");
 }
 
 }  // namespace

@@ -287,49 +287,84 @@ std::string ExternalKeyMaterialPath(const std::string& file_path) {
   return StrCat(file_path.substr(0, name), "_KEY_MATERIAL_FOR_", file_path.substr(name), ".json");
 }
 
-Result<KeyEncryptionKeyCache::Key> KeyEncryptionKeyCache::ForWriting(const std::string& master_key_id,
-                                                                     const std::function<Result<Key>()>& make) {
+template <typename T>
+Result<T> KeyEncryptionKeyCache::OneCallPerKey(const CallKey& key, const std::function<std::optional<T>()>& kept,
+                                               const std::function<Result<T>()>& call,
+                                               const std::function<void(const T&)>& keep) {
   std::unique_lock<std::mutex> lock(mutex_);
-  for (;;) {
-    if (const auto it = writing_.find(master_key_id); it != writing_.end() && Fresh(it->second.made)) {
-      return it->second.value;
-    }
-    if (!making_.contains(master_key_id)) break;
-    call_done_.wait(lock);
+  while (true) {
+    if (std::optional<T> value = kept()) return *value;
+    const auto running = calls_.find(key);
+    if (running == calls_.end()) break;
+    // Another thread is asking the KMS for this key: its outcome is ours.
+    const std::shared_ptr<Call> other = running->second;
+    ++waits_;
+    call_done_.wait(lock, [&] { return other->done; });
+    if (!other->status.ok()) return other->status;
+    // Its key is kept now, unless the lifetime is already over.
   }
-  making_.insert(master_key_id);
+  const auto mine = std::make_shared<Call>();
+  calls_.emplace(key, mine);
   DropExpired();
   lock.unlock();
-  Result<Key> key = make();
+  // The call ends on every way out, a throwing KmsClient's included, so that
+  // its waiters never wait for good.
+  const auto end_call = [&](Status status) {
+    mine->done = true;
+    mine->status = std::move(status);
+    calls_.erase(key);
+    call_done_.notify_all();
+  };
+  Result<T> result = Status::Internal("the KMS call did not finish");
+  try {
+    result = call();
+  } catch (...) {
+    lock.lock();
+    end_call(Status::Internal("the KMS call threw an exception"));
+    throw;
+  }
   lock.lock();
-  making_.erase(master_key_id);
-  call_done_.notify_all();
-  if (!key.ok()) return key.status();
-  const auto now = std::chrono::steady_clock::now();
-  reading_.insert_or_assign(std::pair(master_key_id, key->id), Entry<std::string>{key->key, now});
-  writing_.insert_or_assign(master_key_id, Entry<Key>{*key, now});
-  return key;
+  if (result.ok()) keep(*result);
+  end_call(result.status());
+  return result;
+}
+
+Result<KeyEncryptionKeyCache::Key> KeyEncryptionKeyCache::ForWriting(const std::string& master_key_id,
+                                                                     const std::function<Result<Key>()>& make) {
+  return OneCallPerKey<Key>(
+      CallKey{true, master_key_id, ""},
+      [&]() -> std::optional<Key> {
+        const auto it = writing_.find(master_key_id);
+        if (it == writing_.end() || !Fresh(it->second.made)) return std::nullopt;
+        return it->second.value;
+      },
+      make,
+      [&](const Key& key) {
+        const auto now = std::chrono::steady_clock::now();
+        reading_.insert_or_assign(std::pair(master_key_id, key.id), Entry<std::string>{key.key, now});
+        writing_.insert_or_assign(master_key_id, Entry<Key>{key, now});
+      });
 }
 
 Result<std::string> KeyEncryptionKeyCache::ForReading(const std::string& master_key_id, const std::string& id,
                                                       const std::function<Result<std::string>()>& unwrap) {
-  std::unique_lock<std::mutex> lock(mutex_);
   const auto slot = std::pair(master_key_id, id);
-  for (;;) {
-    if (const auto it = reading_.find(slot); it != reading_.end() && Fresh(it->second.made)) return it->second.value;
-    if (!unwrapping_.contains(slot)) break;
-    call_done_.wait(lock);
-  }
-  unwrapping_.insert(slot);
-  DropExpired();
-  lock.unlock();
-  Result<std::string> key = unwrap();
-  lock.lock();
-  unwrapping_.erase(slot);
-  call_done_.notify_all();
-  if (!key.ok()) return key.status();
-  reading_.insert_or_assign(slot, Entry<std::string>{*key, std::chrono::steady_clock::now()});
-  return key;
+  return OneCallPerKey<std::string>(
+      CallKey{false, master_key_id, id},
+      [&]() -> std::optional<std::string> {
+        const auto it = reading_.find(slot);
+        if (it == reading_.end() || !Fresh(it->second.made)) return std::nullopt;
+        return it->second.value;
+      },
+      unwrap,
+      [&](const std::string& key) {
+        reading_.insert_or_assign(slot, Entry<std::string>{key, std::chrono::steady_clock::now()});
+      });
+}
+
+int64_t KeyEncryptionKeyCache::waits() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return waits_;
 }
 
 size_t KeyEncryptionKeyCache::size() const {

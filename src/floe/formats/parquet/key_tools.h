@@ -23,9 +23,10 @@
 #include <map>
 #include <memory>
 #include <mutex>
-#include <set>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <tuple>
 
 #include "floe/base/result.h"
 #include "floe/formats/parquet/encryption.h"
@@ -81,8 +82,10 @@ class LocalKms final : public KmsClient {
 // lifetime are dropped whenever a key is missing. Thread-safe. A KMS call is
 // made outside the cache's lock, so a slow KMS stalls only the threads that
 // want the same key: they wait for that one call instead of asking the KMS
-// again, then use its key, or make their own call if it failed. `make` and
-// `unwrap` must not throw.
+// again, and take its outcome, key or error (an error is not kept: the next
+// caller asks again). A call that throws ends as an error for its waiters
+// and its exception goes on to its caller. A KmsClient may use the cache,
+// but not for the key it is being called for: that would wait for itself.
 class KeyEncryptionKeyCache {
  public:
   explicit KeyEncryptionKeyCache(std::chrono::steady_clock::duration lifetime = std::chrono::minutes(10))
@@ -106,6 +109,8 @@ class KeyEncryptionKeyCache {
 
   // How many keys it holds, for writing and reading.
   size_t size() const;
+  // How many lookups waited for another thread's KMS call for their key.
+  int64_t waits() const;
 
  private:
   template <typename T>
@@ -123,10 +128,23 @@ class KeyEncryptionKeyCache {
   mutable std::mutex mutex_;
   std::map<std::string, Entry<Key>> writing_;                                  // by master key id
   std::map<std::pair<std::string, std::string>, Entry<std::string>> reading_;  // by (master key id, key id)
-  // The keys a KMS call is being made for, and the signal that one ended.
-  std::set<std::string> making_;
-  std::set<std::pair<std::string, std::string>> unwrapping_;
+  // A KMS call in progress, for its waiters: whether it ended, and how.
+  struct Call {
+    bool done = false;
+    Status status;
+  };
+  // (for writing, master key id, key id): a key being made or unwrapped.
+  using CallKey = std::tuple<bool, std::string, std::string>;
+  // The value `kept` finds under the lock; otherwise the outcome of one
+  // `call` for all the threads that want `key` while it runs, whose value
+  // `keep` stores under the lock.
+  template <typename T>
+  Result<T> OneCallPerKey(const CallKey& key, const std::function<std::optional<T>()>& kept,
+                          const std::function<Result<T>()>& call, const std::function<void(const T&)>& keep);
+
+  std::map<CallKey, std::shared_ptr<Call>> calls_;
   std::condition_variable call_done_;
+  int64_t waits_ = 0;
 };
 
 // Where the key tools keep the key material of `file_path` when it is not
