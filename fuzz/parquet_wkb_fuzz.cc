@@ -2,7 +2,8 @@
 // (formats/parquet/geospatial_statistics.h): the values of a GEOMETRY or
 // GEOGRAPHY column come from whatever file is being rewritten. Any input is
 // either refused (no statistics) or gives a box without NaN whose minimums
-// do not exceed its maximums, with each type listed once, in order.
+// do not exceed its maximums (for GEOGRAPHY, within longitude and latitude),
+// with each type listed once, in order.
 
 #include <cmath>
 #include <cstdint>
@@ -36,6 +37,11 @@ void Check(bool geography, std::string_view input) {
     if (stats.bbox) {
       CheckRange(stats.bbox->xmin, stats.bbox->xmax);
       CheckRange(stats.bbox->ymin, stats.bbox->ymax);
+      // GEOGRAPHY: longitudes and latitudes only.
+      if (geography &&
+          (stats.bbox->xmin < -180 || stats.bbox->xmax > 180 || stats.bbox->ymin < -90 || stats.bbox->ymax > 90)) {
+        std::abort();
+      }
       if (stats.bbox->zmin) CheckRange(*stats.bbox->zmin, *stats.bbox->zmax);
       if (stats.bbox->mmin) CheckRange(*stats.bbox->mmin, *stats.bbox->mmax);
     }

@@ -164,9 +164,9 @@ TEST(ParquetCliTest, MetaShowsGeospatialStatisticsAndRewriteKeepsThem) {
   for (const std::string& path : {file, out}) {
     auto meta = RunFloe({"--format", "csv", "parquet", "meta", path}, kCleanEnv);
     ASSERT_EQ(meta.exit_code, 0) << meta.err;
-    EXPECT_NE(meta.out.find(",geospatial\n"), std::string::npos) << meta.out;
+    EXPECT_NE(meta.out.find(",geospatial,encryption\n"), std::string::npos) << meta.out;
     // parquet-cpp's box of the polygon, and floe's of the same values.
-    EXPECT_NE(meta.out.find(",x -111..-104 y 41..45; polygon\n"), std::string::npos) << meta.out;
+    EXPECT_NE(meta.out.find(",x -111..-104 y 41..45; polygon,\n"), std::string::npos) << meta.out;
   }
 }
 
@@ -466,7 +466,9 @@ TEST(ParquetCliTest, RewriteEncodingWritesAColumnsPagesInIt) {
   // An encoding the column's type lacks, an unknown one, and no '=': one
   // line naming what is wrong, and no output.
   const std::vector<std::pair<std::string, std::string>> bad = {
-      {"key=BYTE_STREAM_SPLIT", "key"}, {"id=ZIGZAG", "ZIGZAG"}, {"DELTA_BINARY_PACKED", "PATH=ENCODING"}};
+      {"key=BYTE_STREAM_SPLIT", "column 'key': encoding BYTE_STREAM_SPLIT cannot encode BYTE_ARRAY values"},
+      {"id=ZIGZAG", "'ZIGZAG' is not PLAIN, DELTA_BINARY_PACKED"},
+      {"DELTA_BINARY_PACKED", "--encoding takes PATH=ENCODING, not 'DELTA_BINARY_PACKED'"}};
   for (const auto& [arg, named] : bad) {
     SCOPED_TRACE(arg);
     const std::string bad_out = dir.Join("bad.parquet");
@@ -727,7 +729,7 @@ TEST(ParquetCliTest, EncryptedFilesReadWithKeysAndMetaSaysHowTheyAreEncrypted) {
   // metadata unknown.
   auto partial = RunFloe({"parquet", "meta", encrypted_footer, "--format", "csv", "--footer-key", keys[1]}, kCleanEnv);
   ASSERT_EQ(partial.exit_code, 0) << partial.err;
-  EXPECT_NE(partial.out.find("0,double_field,float64,,,,,,,,,column+offset,,,,\"column key 'kc1', metadata not "
+  EXPECT_NE(partial.out.find("0,double_field,float64,,,,,,,,,column+offset,,,,,\"column key 'kc1', metadata not "
                              "decrypted\"\n"),
             std::string::npos)
       << partial.out;

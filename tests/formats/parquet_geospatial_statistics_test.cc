@@ -15,6 +15,7 @@
 #include "floe/base/hex.h"
 #include "floe/base/strings.h"
 #include "floe/columnar/builder.h"
+#include "floe/columnar/builder_nested.h"
 #include "floe/formats/parquet/field_annotation.h"
 #include "floe/formats/parquet/file_reader.h"
 #include "floe/formats/parquet/file_writer.h"
@@ -122,17 +123,22 @@ TEST(ParquetGeospatialStatisticsTest, GeographyPointsGetABoxHoldingTheirPointsLi
   }
   EXPECT_GE(wrapped, 1);  // the README: at least one row group wraps around
 
-  for (const std::string name : {"geography-lines.parquet", "geography-polygons.parquet", "crs-geography.parquet"}) {
+  // Lines and polygons: their types, no box. (crs-geography.parquet's
+  // writer left its chunk without statistics.)
+  for (const auto& [name, has_statistics] : std::vector<std::pair<std::string, bool>>{
+           {"geography-lines.parquet", true}, {"geography-polygons.parquet", true}, {"crs-geography.parquet", false}}) {
     SCOPED_TRACE(name);
     auto file = OpenFixture(name);
     ASSERT_NE(file, nullptr);
     for (int rg = 0; rg < file->num_row_groups(); ++rg) {
       const GeospatialStatistics* expected = Written(*file, rg);
+      ASSERT_EQ(expected != nullptr, has_statistics);
       const std::optional<GeospatialStatistics> got = BuildFor(file, rg, true);
-      ASSERT_TRUE(got.has_value());
-      if (expected != nullptr) {
+      ASSERT_TRUE(got.has_value() && got->geospatial_types.has_value());
+      if (has_statistics) {
         EXPECT_EQ(got->geospatial_types, expected->geospatial_types);
       }
+      EXPECT_EQ(got->geospatial_types->size(), 1u);
       EXPECT_FALSE(got->bbox.has_value());
     }
   }
@@ -196,20 +202,116 @@ TEST(ParquetGeospatialStatisticsTest, SpecialValuesAreSkippedAndInvalidWkbLeaves
   EXPECT_EQ(stats->bbox->ymin, 10);
   EXPECT_EQ(stats->bbox->ymax, 40);
 
+  // A collection's parts are read by their own headers, whatever their type
+  // and dimensions (parquet-cpp accepts them too).
+  std::string mixed = Wkb(7, {});
+  mixed += std::string("\x02\x00\x00\x00", 4) + Wkb(3001, {-7, 1, 5, 6}) + Wkb(1, {2, 9}, /*little=*/false);
+  GeospatialStatisticsBuilder collection(false);
+  collection.Add(mixed);
+  stats = finish(collection);
+  ASSERT_TRUE(stats && stats->bbox);
+  EXPECT_EQ(stats->geospatial_types, (std::vector<int32_t>{7}));
+  EXPECT_EQ(*stats->bbox, (BoundingBox{-7, 2, 1, 9, 5, 5, 6, 6}));
+
+  // Collections nested 32 deep are read; 33 deep are refused.
+  const auto nested = [](int depth) {
+    std::string wkb = Wkb(1, {3, 4});
+    for (int i = 0; i < depth; ++i) wkb = Wkb(7, {}) + std::string("\x01\x00\x00\x00", 4) + wkb;
+    return wkb;
+  };
+  GeospatialStatisticsBuilder deep(false);
+  deep.Add(nested(32));
+  EXPECT_TRUE(finish(deep).has_value());
+  deep.Add(nested(33));
+  EXPECT_FALSE(finish(deep).has_value());
+
   // Not ISO WKB: a bad byte order, an unknown type, EWKB's Z flag, a short
-  // value, trailing bytes, a count beyond the bytes, a multipoint holding a
-  // line, an empty value.
+  // value, trailing bytes, a count beyond the bytes, a collection whose part
+  // is cut short, an empty value.
   const std::string point = Wkb(1, {1, 2});
   std::string huge_line = Wkb(2, {});
   huge_line += "\xff\xff\xff\x7f";
-  std::string multi_of_line = Wkb(4, {});
-  multi_of_line += std::string("\x01\x00\x00\x00", 4) + Wkb(2, {}) + std::string(4, '\0');
+  std::string cut_part = Wkb(4, {});
+  cut_part += std::string("\x01\x00\x00\x00", 4) + point.substr(0, 12);
   for (const std::string& bad : {std::string("\x02") + point.substr(1), Wkb(8, {1, 2}), Wkb(0x80000001u, {1, 2, 3}),
-                                 point.substr(0, 20), point + "x", huge_line, multi_of_line, std::string()}) {
+                                 point.substr(0, 20), point + "x", huge_line, cut_part, std::string()}) {
     GeospatialStatisticsBuilder b(false);
     b.Add(point);
     b.Add(bad);
     EXPECT_FALSE(finish(b).has_value()) << Hex(bad);
+  }
+}
+
+// A one-column schema whose leaf is annotated `annotation`, inside a list
+// when `in_list`.
+std::shared_ptr<const Schema> GeoSchema(const std::string& annotation, bool in_list) {
+  const KeyValueMetadata metadata = {{std::string(kLogicalTypeKey), annotation}};
+  if (!in_list)
+    return std::make_shared<const Schema>(std::vector<Field>{Field("geometry", DataType::Binary(), true, metadata)});
+  return std::make_shared<const Schema>(
+      std::vector<Field>{Field("shapes", DataType::List(Field("element", DataType::Binary(), true, metadata)))});
+}
+
+// The statistics of each row group of `path`'s last column.
+std::vector<std::optional<GeospatialStatistics>> WrittenStatistics(const std::string& path) {
+  auto file = ParquetFileReader::Open(NewLocalFileIO(), path);
+  EXPECT_TRUE(file.ok()) << file.status().ToString();
+  std::vector<std::optional<GeospatialStatistics>> out;
+  if (!file.ok()) return out;
+  for (int rg = 0; rg < (*file)->num_row_groups(); ++rg) {
+    const GeospatialStatistics* stats = Written(**file, rg);
+    out.push_back(stats ? std::optional<GeospatialStatistics>(*stats) : std::nullopt);
+  }
+  return out;
+}
+
+TEST(ParquetGeospatialStatisticsTest, NestedLeavesGeographyLinesAndInvalidValuesThroughTheWriter) {
+  floe::testing::TempDir dir;
+  // GEOMETRY inside a list: the leaf's values, nulls and empty lists aside.
+  {
+    const auto schema = GeoSchema("GEOMETRY", true);
+    ListBuilder lists(schema->field(0).type, std::make_unique<BinaryBuilder>());
+    auto* values = static_cast<BinaryBuilder*>(lists.value_builder());
+    ASSERT_TRUE(lists.StartList().ok());
+    ASSERT_TRUE(values->Append(Wkb(1, {1, 2})).ok());
+    ASSERT_TRUE(values->AppendNull().ok());
+    ASSERT_TRUE(values->Append(Wkb(1001, {-3, 4, 5})).ok());
+    ASSERT_TRUE(lists.StartList().ok());
+    ASSERT_TRUE(lists.AppendNulls(1).ok());
+    auto batch = RecordBatch::Make(schema, {lists.Finish().value()});
+    ASSERT_TRUE(batch.ok()) << batch.status().ToString();
+    const std::string path = dir.Join("nested.parquet");
+    ASSERT_TRUE(testing::WriteFile(path, schema, {*batch}).ok());
+    const auto stats = WrittenStatistics(path);
+    ASSERT_EQ(stats.size(), 1u);
+    ASSERT_TRUE(stats[0] && stats[0]->bbox);
+    EXPECT_EQ(stats[0]->geospatial_types, (std::vector<int32_t>{1, 1001}));
+    EXPECT_EQ(*stats[0]->bbox, (BoundingBox{-3, 1, 2, 4, 5, 5, std::nullopt, std::nullopt}));
+  }
+  // GEOGRAPHY lines: types, no box. A value that is not WKB leaves its row
+  // group without statistics, not the next one.
+  {
+    const auto schema = GeoSchema("GEOGRAPHY", false);
+    BinaryBuilder values;
+    std::string line = Wkb(2, {});
+    line += std::string("\x02\x00\x00\x00", 4);
+    for (double c : {10.0, 20.0, 30.0, 40.0}) line.append(reinterpret_cast<const char*>(&c), 8);
+    ASSERT_TRUE(values.Append(line).ok());
+    ASSERT_TRUE(values.Append("not wkb").ok());
+    ASSERT_TRUE(values.Append(Wkb(1, {5, 6})).ok());
+    ASSERT_TRUE(values.Append(line).ok());
+    auto batch = RecordBatch::Make(schema, {values.Finish().value()});
+    ASSERT_TRUE(batch.ok()) << batch.status().ToString();
+    WriterOptions options;
+    options.row_group_rows = 2;
+    const std::string path = dir.Join("lines.parquet");
+    ASSERT_TRUE(testing::WriteFile(path, schema, {*batch}, options).ok());
+    const auto stats = WrittenStatistics(path);
+    ASSERT_EQ(stats.size(), 2u);
+    EXPECT_FALSE(stats[0].has_value());
+    ASSERT_TRUE(stats[1].has_value());
+    EXPECT_EQ(stats[1]->geospatial_types, (std::vector<int32_t>{1, 2}));
+    EXPECT_FALSE(stats[1]->bbox.has_value());
   }
 }
 

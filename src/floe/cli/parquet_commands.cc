@@ -212,8 +212,8 @@ Status Meta(CommandContext& ctx, const FileArgs& args) {
       Field("uncompressed", DataType::Int64(), true), Field("min", DataType::Utf8(), true),
       Field("max", DataType::Utf8(), true), Field("page_index", DataType::Utf8(), false),
       Field("bloom_filter", DataType::Bool(), true), Field("unencoded_bytes", DataType::Int64(), true),
-      Field("level_histograms", DataType::Utf8(), true), Field("encryption", DataType::Utf8(), true),
-      Field("geospatial", DataType::Utf8(), true)});
+      Field("level_histograms", DataType::Utf8(), true), Field("geospatial", DataType::Utf8(), true),
+      Field("encryption", DataType::Utf8(), true)});
   PrimitiveBuilder<int32_t> group_b;
   StringBuilder column_b, type_b, codec_b, enc_b, min_b, max_b, index_b, hist_b, crypt_b, geo_b;
   PrimitiveBuilder<int64_t> values_b, nulls_b, comp_b, uncomp_b, unencoded_b;
@@ -293,7 +293,7 @@ Status Meta(CommandContext& ctx, const FileArgs& args) {
   FLOE_ASSIGN_OR_RETURN(
       RecordBatch batch,
       FinishBatch(schema, {&group_b, &column_b, &type_b, &codec_b, &enc_b, &values_b, &nulls_b, &comp_b, &uncomp_b,
-                           &min_b, &max_b, &index_b, &bloom_b, &unencoded_b, &hist_b, &crypt_b, &geo_b}));
+                           &min_b, &max_b, &index_b, &bloom_b, &unencoded_b, &hist_b, &geo_b, &crypt_b}));
   return PrintBatches(ctx, schema, {batch});
 }
 

@@ -52,9 +52,8 @@ ColumnChunkWriterBase::ColumnChunkWriterBase(const WriterColumn& column, const C
   column_index_valid_ = sort_order_ != ColumnSortOrder::kUndefined;
   ResetBloom();
   ResetChunkSizeStatistics();
-  if (column.physical_type == Type::BYTE_ARRAY && column.logical_type) {
-    if (std::holds_alternative<GeometryType>(*column.logical_type)) geospatial_.emplace(false);
-    if (std::holds_alternative<GeographyType>(*column.logical_type)) geospatial_.emplace(true);
+  if (column.physical_type == Type::BYTE_ARRAY && column.logical_type && IsGeospatial(*column.logical_type)) {
+    geospatial_.emplace(std::holds_alternative<GeographyType>(*column.logical_type));
   }
 }
 
@@ -393,11 +392,8 @@ Status ColumnChunkWriterBase::Finish(FinishedColumnChunk* out) {
   if (dict_size > 0) m.dictionary_page_offset = 0;
   m.statistics = MakeStatistics(column_, chunk_stats_, options_.statistics_truncate_length);
   m.encoding_stats = std::move(encoding_stats_);
-  if (geospatial_) {
-    GeospatialStatistics geo;
-    if (geospatial_->Finish(&geo)) m.geospatial_statistics = std::move(geo);
-    geospatial_->Reset();
-  }
+  GeospatialStatistics geo;
+  if (geospatial_ && geospatial_->Finish(&geo)) m.geospatial_statistics = std::move(geo);
   const bool byte_array = column_.physical_type == Type::BYTE_ARRAY;
   if (byte_array || !chunk_def_histogram_.empty() || !chunk_rep_histogram_.empty()) {
     SizeStatistics& size = m.size_statistics.emplace();
@@ -439,6 +435,7 @@ Status ColumnChunkWriterBase::Finish(FinishedColumnChunk* out) {
   encodings_.clear();
   ResetBloom();
   ResetChunkSizeStatistics();
+  if (geospatial_) geospatial_->Reset();
   ResetChunk();
   encryptor_.reset();
   ++chunks_finished_;

@@ -41,10 +41,10 @@ class WkbReader {
   }
 
  private:
-  bool Left(uint64_t n) const { return n <= bytes_.size() - at_; }
+  bool HasBytes(uint64_t n) const { return n <= bytes_.size() - at_; }
 
   bool U32(bool little, uint32_t* out) {
-    if (!Left(4)) return false;
+    if (!HasBytes(4)) return false;
     std::memcpy(out, bytes_.data() + at_, 4);
     if (little != (std::endian::native == std::endian::little)) *out = __builtin_bswap32(*out);
     at_ += 4;
@@ -60,7 +60,7 @@ class WkbReader {
   }
 
   bool Points(uint32_t count, bool little, int dims, bool has_z, bool has_m) {
-    if (!Left(uint64_t{count} * 8 * static_cast<uint64_t>(dims))) return false;
+    if (!HasBytes(uint64_t{count} * 8 * static_cast<uint64_t>(dims))) return false;
     for (uint32_t i = 0; i < count; ++i) {
       const double x = Double(little);
       const double y = Double(little);
@@ -72,7 +72,7 @@ class WkbReader {
   }
 
   std::optional<uint32_t> Geometry(int depth) {
-    if (depth > kMaxDepth || !Left(1)) return std::nullopt;
+    if (depth > kMaxDepth || !HasBytes(1)) return std::nullopt;
     const auto order = static_cast<uint8_t>(bytes_[at_++]);
     if (order > 1) return std::nullopt;  // 0: big endian (XDR), 1: little (NDR)
     const bool little = order == 1;
@@ -93,23 +93,22 @@ class WkbReader {
         if (!U32(little, &count) || !Points(count, little, dims, has_z, has_m)) return std::nullopt;
         return code;
       case kPolygon:
-        if (!U32(little, &count) || !Left(uint64_t{count} * 4)) return std::nullopt;
+        if (!U32(little, &count) || !HasBytes(uint64_t{count} * 4)) return std::nullopt;
         for (uint32_t ring = 0; ring < count; ++ring) {
           uint32_t points = 0;
           if (!U32(little, &points) || !Points(points, little, dims, has_z, has_m)) return std::nullopt;
         }
         return code;
-      default: {
-        // Multi*: parts of the matching single type; a collection: any. In
-        // both the parts have the parent's dimensions.
-        if (!U32(little, &count) || !Left(uint64_t{count} * 5)) return std::nullopt;
+      default:
+        // Multi* and collections: whole geometries, each with its own byte
+        // order, type and dimensions. Parts of another type or dimensions
+        // than the parent's are not refused: the box needs only their
+        // coordinates, read by their own header (parquet-cpp reads them so).
+        if (!U32(little, &count) || !HasBytes(uint64_t{count} * 5)) return std::nullopt;
         for (uint32_t part = 0; part < count; ++part) {
-          const std::optional<uint32_t> child = Geometry(depth + 1);
-          if (!child || *child / 1000 != dimensions) return std::nullopt;
-          if (base != kGeometryCollection && *child % 1000 != base - 3) return std::nullopt;
+          if (!Geometry(depth + 1)) return std::nullopt;
         }
         return code;
-      }
     }
   }
 

@@ -14,8 +14,12 @@
 //     or M appear only where some value had one.
 // floe's choices (docs/decisions/0073-geospatial-statistics.md):
 //   - a value that is not valid ISO WKB (EWKB's flag bits included) leaves
-//     the chunk without statistics: its type is unknown, and a box without
-//     its coordinates would let a reader skip it;
+//     the chunk without statistics, as parquet-cpp does. The spec lists
+//     invalid WKB among the special values a box skips, but the value's type
+//     is then unknown, and a box that does not cover it lets a reader skip
+//     the row;
+//   - the parts of a multi-geometry or collection are read by their own
+//     headers, whatever their type and dimensions;
 //   - a GEOGRAPHY chunk gets a box only when it holds nothing but points and
 //     multipoints: the box of a line or polygon on the sphere depends on its
 //     edges (geodesics reach beyond their vertices), which floe does not
@@ -31,11 +35,17 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <variant>
 #include <vector>
 
 #include "floe/formats/parquet/metadata.h"
 
 namespace floe::parquet {
+
+// Whether `type` is GEOMETRY or GEOGRAPHY.
+inline bool IsGeospatial(const LogicalType& type) {
+  return std::holds_alternative<GeometryType>(type) || std::holds_alternative<GeographyType>(type);
+}
 
 class GeospatialStatisticsBuilder {
  public:

@@ -6,6 +6,7 @@
 #include <variant>
 
 #include "floe/base/strings.h"
+#include "floe/formats/parquet/geospatial_statistics.h"
 #include "floe/formats/parquet/schema.h"
 
 namespace floe::parquet {
@@ -126,8 +127,7 @@ StatisticsOrder StatisticsOrderOf(const SchemaNode& node, const ColumnDescriptor
   // spec (ColumnOrder, TYPE_ORDER): "INTERVAL - undefined", "GEOMETRY -
   // undefined", "GEOGRAPHY - undefined".
   const std::optional<LogicalType> logical = EffectiveLogicalType(node);
-  if (column.type->id() == TypeId::kInterval ||
-      (logical && (std::holds_alternative<GeometryType>(*logical) || std::holds_alternative<GeographyType>(*logical)))) {
+  if (column.type->id() == TypeId::kInterval || (logical && IsGeospatial(*logical))) {
     return StatisticsOrder::kNone;
   }
   const bool int96 = column.physical_type == Type::INT96;

@@ -4,6 +4,7 @@
 
 #include "floe/base/strings.h"
 #include "floe/formats/parquet/field_annotation.h"
+#include "floe/formats/parquet/geospatial_statistics.h"
 
 namespace floe::parquet {
 namespace {
@@ -223,8 +224,7 @@ class Builder {
     if (std::holds_alternative<EnumType>(logical) && id == TypeId::kString) return set(ConvertedType::ENUM);
     if (std::holds_alternative<JsonType>(logical) && id == TypeId::kString) return set(ConvertedType::JSON);
     if (std::holds_alternative<BsonType>(logical) && id == TypeId::kBinary) return set(ConvertedType::BSON);
-    if ((std::holds_alternative<GeometryType>(logical) || std::holds_alternative<GeographyType>(logical)) &&
-        id == TypeId::kBinary) {
+    if (IsGeospatial(logical) && id == TypeId::kBinary) {
       return set(std::nullopt);  // spec: "no compatible ConvertedType"
     }
     if (const auto* i = std::get_if<IntType>(&logical); i && i->isSigned) {

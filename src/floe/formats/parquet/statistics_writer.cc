@@ -1,10 +1,11 @@
 #include "floe/formats/parquet/statistics_writer.h"
 
-#include "floe/base/utf8.h"
-#include "floe/formats/parquet/encoding/float16.h"
-
 #include <cstring>
 #include <variant>
+
+#include "floe/base/utf8.h"
+#include "floe/formats/parquet/encoding/float16.h"
+#include "floe/formats/parquet/geospatial_statistics.h"
 
 namespace floe::parquet {
 namespace {
@@ -32,8 +33,7 @@ bool IsUtf8(const WriterColumn& column) { return column.type->id() == TypeId::kS
 
 ColumnSortOrder SortOrderFor(const WriterColumn& column) {
   // spec (ColumnOrder, TYPE_ORDER): "GEOMETRY - undefined", "GEOGRAPHY - undefined".
-  if (column.logical_type && (std::holds_alternative<GeometryType>(*column.logical_type) ||
-                              std::holds_alternative<GeographyType>(*column.logical_type))) {
+  if (column.logical_type && IsGeospatial(*column.logical_type)) {
     return ColumnSortOrder::kUndefined;
   }
   return SortOrderFor(column.physical_type, *column.type);
