@@ -31,11 +31,13 @@ struct ParquetRecordBatchReader::RowGroupState {
   std::vector<std::unique_ptr<ColumnReader>> readers;  // parallel to columns_
   std::vector<LeafBatch> batches;                      // parallel to columns_
   std::vector<LeafBatch*> by_column;                   // indexed by column number
+  std::vector<Buffer> chunks;                          // parallel to columns_: what the readers read, for a restart
+  int64_t batch_rows = 0;                              // rows per batch: the reader's batch_rows_
+  int64_t rows_tried = 0;                              // the rows the batch being filled was reading up to
 };
 
-ParquetRecordBatchReader::ParquetRecordBatchReader(std::shared_ptr<const ParquetFileReader> file,
-                                                   ScanOptions options)
-    : file_(std::move(file)), options_(std::move(options)) {}
+ParquetRecordBatchReader::ParquetRecordBatchReader(std::shared_ptr<const ParquetFileReader> file, ScanOptions options)
+    : file_(std::move(file)), options_(std::move(options)), batch_rows_(options_.batch_size) {}
 
 ParquetRecordBatchReader::~ParquetRecordBatchReader() = default;
 
@@ -43,6 +45,10 @@ Result<std::unique_ptr<ParquetRecordBatchReader>> ParquetRecordBatchReader::Make
     std::shared_ptr<const ParquetFileReader> file, ScanOptions options) {
   if (options.batch_size < 1) {
     return Status::InvalidArgument(StrCat("batch size must be at least 1, not ", options.batch_size));
+  }
+  if (options.max_batch_value_bytes < 1 || options.max_batch_value_bytes > encoding::kMaxByteArrayDataSize) {
+    return Status::InvalidArgument(StrCat("the most bytes of values per batch must be 1 to ",
+                                          encoding::kMaxByteArrayDataSize, ", not ", options.max_batch_value_bytes));
   }
   std::unique_ptr<ParquetRecordBatchReader> reader(new ParquetRecordBatchReader(std::move(file), std::move(options)));
   const ParquetFileReader& f = *reader->file_;
@@ -189,31 +195,42 @@ Result<bool> ParquetRecordBatchReader::StartRowGroup(int row_group) {
   }
   FLOE_ASSIGN_OR_RETURN(std::vector<Buffer> chunks, FetchChunks(*state, ranges));
 
-  PageReaderOptions page_options;
-  page_options.max_page_size = f.options().max_page_size;
-  page_options.verify_checksums = f.options().verify_page_checksums;
   state->batches = std::vector<LeafBatch>(columns_.size());
   state->by_column.assign(static_cast<size_t>(f.schema().num_columns()), nullptr);
+  state->chunks = chunks;
+  state->batch_rows = batch_rows_;
+  state_ = std::move(state);
   for (size_t i = 0; i < columns_.size(); ++i) {
-    const int column = columns_[i];
-    const ColumnDescriptor& descriptor = f.schema().column(column);
-    FLOE_ASSIGN_OR_RETURN(const ColumnMetaData* meta, f.ColumnChunkMeta(row_group, column));
-    std::string context = f.ColumnChunkContext(row_group, column);
     std::unique_ptr<ColumnReader> previous;
     if (i < spare_readers_.size()) previous = std::move(spare_readers_[i]);
-    PageReaderOptions column_options = page_options;
-    FLOE_ASSIGN_OR_RETURN(column_options.decryptor, f.ColumnDecryptor(row_group, column));
-    FLOE_ASSIGN_OR_RETURN(auto reader, ColumnReader::Make(descriptor, *meta, std::move(chunks[i]), ranges[i].offset,
-                                                          std::move(column_options), std::move(context),
-                                                          std::move(previous)));
-    if (state->selected && state->page_index[i].offset_index) {
-      reader->SetOffsetIndex(&*state->page_index[i].offset_index);
+    auto reader = MakeColumnReader(i, std::move(chunks[i]), std::move(previous));
+    if (!reader.ok()) {
+      state_.reset();
+      return reader.status();
     }
-    state->readers.push_back(std::move(reader));
-    state->by_column[static_cast<size_t>(column)] = &state->batches[i];
+    state_->readers.push_back(std::move(*reader));
+    state_->by_column[static_cast<size_t>(columns_[i])] = &state_->batches[i];
   }
-  state_ = std::move(state);
   return true;
+}
+
+Result<std::unique_ptr<ColumnReader>> ParquetRecordBatchReader::MakeColumnReader(
+    size_t i, Buffer chunk, std::unique_ptr<ColumnReader> previous) {
+  const ParquetFileReader& f = *file_;
+  const RowGroupState& rg = *state_;
+  const int column = columns_[i];
+  FLOE_ASSIGN_OR_RETURN(const ColumnMetaData* meta, f.ColumnChunkMeta(rg.row_group, column));
+  FLOE_ASSIGN_OR_RETURN(const ColumnChunkRange range, f.ColumnChunkBytes(rg.row_group, column));
+  PageReaderOptions options;
+  options.max_page_size = f.options().max_page_size;
+  options.verify_checksums = f.options().verify_page_checksums;
+  FLOE_ASSIGN_OR_RETURN(options.decryptor, f.ColumnDecryptor(rg.row_group, column));
+  FLOE_ASSIGN_OR_RETURN(
+      auto reader,
+      ColumnReader::Make(f.schema().column(column), *meta, std::move(chunk), range.offset, std::move(options),
+                         f.ColumnChunkContext(rg.row_group, column), std::move(previous)));
+  if (rg.selected && rg.page_index[i].offset_index) reader->SetOffsetIndex(&*rg.page_index[i].offset_index);
+  return reader;
 }
 
 namespace {
@@ -388,6 +405,57 @@ Result<std::optional<int>> ParquetRecordBatchReader::TakeRowGroup() {
   return row_group;
 }
 
+Result<int64_t> ParquetRecordBatchReader::FillBatch() {
+  RowGroupState& rg = *state_;
+  for (LeafBatch& batch : rg.batches) {
+    batch.Clear();
+    batch.max_data_bytes = options_.max_batch_value_bytes;
+  }
+  int64_t want = 0;
+  while (want < rg.batch_rows && rg.next_range < rg.ranges.size()) {
+    const RowRange& range = rg.ranges[rg.next_range];
+    if (rg.position < range.begin) {
+      const int64_t gap = range.begin - rg.position;
+      for (size_t i = 0; i < rg.readers.size(); ++i) {
+        FLOE_ASSIGN_OR_RETURN(const int64_t skipped, rg.readers[i]->SkipRecords(gap));
+        if (skipped != gap) return ShortColumn(i, rg.position + skipped);
+      }
+      rg.position = range.begin;
+    }
+    const int64_t n = std::min(rg.batch_rows - want, range.end - rg.position);
+    rg.rows_tried = want + n;
+    for (size_t i = 0; i < rg.readers.size(); ++i) {
+      const int64_t before = rg.batches[i].num_records;
+      FLOE_RETURN_IF_ERROR(rg.readers[i]->ReadRecords(n, &rg.batches[i]));
+      if (rg.batches[i].num_records - before != n) {
+        return ShortColumn(i, rg.position + rg.batches[i].num_records - before);
+      }
+    }
+    rg.position += n;
+    want += n;
+    if (rg.position == range.end) ++rg.next_range;
+  }
+  return want;
+}
+
+Status ParquetRecordBatchReader::RestartAt(int64_t position, size_t range) {
+  RowGroupState& rg = *state_;
+  for (LeafBatch& batch : rg.batches) batch.Clear();  // before the readers reuse the pages it borrows
+  // Readers start again at the chunk's first row. Under a selection they
+  // skip to where the next selected rows begin: the pages before may not
+  // have been fetched.
+  int64_t target = position;
+  if (range < rg.ranges.size()) target = std::max(target, rg.ranges[range].begin);
+  for (size_t i = 0; i < rg.readers.size(); ++i) {
+    FLOE_ASSIGN_OR_RETURN(rg.readers[i], MakeColumnReader(i, rg.chunks[i], std::move(rg.readers[i])));
+    FLOE_ASSIGN_OR_RETURN(const int64_t skipped, rg.readers[i]->SkipRecords(target));
+    if (skipped != target) return ShortColumn(i, skipped);
+  }
+  rg.position = target;
+  rg.next_range = range;
+  return Status::OK();
+}
+
 Result<std::optional<RecordBatch>> ParquetRecordBatchReader::Next() {
   while (true) {
     if (!state_) {
@@ -402,31 +470,21 @@ Result<std::optional<RecordBatch>> ParquetRecordBatchReader::Next() {
       FinishRowGroup();
       continue;
     }
-    // Fill the batch from the ranges left, skipping the rows between them.
-    for (LeafBatch& batch : rg.batches) batch.Clear();
-    int64_t want = 0;
-    while (want < options_.batch_size && rg.next_range < rg.ranges.size()) {
-      const RowRange& range = rg.ranges[rg.next_range];
-      if (rg.position < range.begin) {
-        const int64_t gap = range.begin - rg.position;
-        for (size_t i = 0; i < rg.readers.size(); ++i) {
-          FLOE_ASSIGN_OR_RETURN(const int64_t skipped, rg.readers[i]->SkipRecords(gap));
-          if (skipped != gap) return ShortColumn(i, rg.position + skipped);
-        }
-        rg.position = range.begin;
-      }
-      const int64_t n = std::min(options_.batch_size - want, range.end - rg.position);
-      for (size_t i = 0; i < rg.readers.size(); ++i) {
-        const int64_t before = rg.batches[i].num_records;
-        FLOE_RETURN_IF_ERROR(rg.readers[i]->ReadRecords(n, &rg.batches[i]));
-        if (rg.batches[i].num_records - before != n) {
-          return ShortColumn(i, rg.position + rg.batches[i].num_records - before);
-        }
-      }
-      rg.position += n;
-      want += n;
-      if (rg.position == range.end) ++rg.next_range;
+    // Fill the batch from the ranges left. A column whose string or binary
+    // values would pass the byte limit stops it: the batch is read again
+    // from its start with half the rows, until they fit.
+    const int64_t start_position = rg.position;
+    const size_t start_range = rg.next_range;
+    Result<int64_t> filled = FillBatch();
+    if (!filled.ok()) {
+      const bool full =
+          std::any_of(rg.batches.begin(), rg.batches.end(), [](const LeafBatch& b) { return b.data_full; });
+      if (!full || rg.rows_tried <= 1) return filled.status();
+      rg.batch_rows = batch_rows_ = rg.rows_tried / 2;
+      FLOE_RETURN_IF_ERROR(RestartAt(start_position, start_range));
+      continue;
     }
+    const int64_t want = *filled;
     if (want == 0) continue;
     std::vector<Array> arrays;
     arrays.reserve(plans_.size());

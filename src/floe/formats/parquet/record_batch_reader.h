@@ -45,6 +45,14 @@ struct ScanOptions {
   std::optional<std::vector<int32_t>> field_ids;
   // Rows per batch (the last of a row group may be shorter).
   int64_t batch_size = 64 * 1024;
+  // The most bytes of string and binary values one column of a batch holds
+  // (at most 2^31 - 1, what a batch's 32-bit offsets address): where
+  // `batch_size` rows would hold more, the batch is read again with fewer
+  // rows, halved until they fit, and the reader's later batches keep that
+  // size. It bounds a batch's memory, and lets any valid file be read
+  // (docs/decisions/0074-batch-value-bytes.md). A single row over it is
+  // Unsupported.
+  int64_t max_batch_value_bytes = int64_t{64} << 20;
   // Row groups to read, in this order. Unset: all.
   std::optional<std::vector<int>> row_groups;
   // Row groups handed out one at a time, for readers of one file that share
@@ -118,6 +126,16 @@ class ParquetRecordBatchReader : public RecordBatchReader {
   // offset index, of its selected pages), with one ReadRanges() call.
   Result<std::vector<Buffer>> FetchChunks(const RowGroupState& state, const std::vector<ReadRange>& chunks);
   Status ShortColumn(size_t reader, int64_t rows) const;
+  // Column `i`'s reader for the current row group, over `chunk`, taking over
+  // `previous`'s memory.
+  Result<std::unique_ptr<ColumnReader>> MakeColumnReader(size_t i, Buffer chunk,
+                                                         std::unique_ptr<ColumnReader> previous);
+  // Reads the next batch's rows into the row group's leaf batches: how many.
+  // On a byte-limit overflow (a LeafBatch::data_full), the error.
+  Result<int64_t> FillBatch();
+  // Makes the row group's readers again and moves them to `position`, the
+  // start of a batch to read again with fewer rows.
+  Status RestartAt(int64_t position, size_t range);
   // Ends the current row group, keeping its column readers' memory for the next.
   void FinishRowGroup();
 
@@ -134,6 +152,9 @@ class ParquetRecordBatchReader : public RecordBatchReader {
   // column's next chunk so that its first page's values land aligned.
   std::vector<std::unique_ptr<ColumnReader>> spare_readers_;
   std::vector<int64_t> chunk_leads_;
+  // Rows per batch: options_.batch_size, or fewer once a batch's values
+  // passed max_batch_value_bytes.
+  int64_t batch_rows_ = 0;
   // The buffer a single projected column's chunks are read into, reused
   // from row group to row group while no batch still holds it (fresh
   // memory per row group costs page faults on every read).

@@ -12,6 +12,7 @@
 #include "floe/base/buffer.h"
 #include "floe/base/result.h"
 #include "floe/columnar/buffer_builder.h"
+#include "floe/formats/parquet/encoding/byte_array.h"
 
 namespace floe::parquet {
 
@@ -40,6 +41,11 @@ struct LeafBatch {
   // string and binary: num_values + 1 int32 offsets from 0, and the bytes.
   BufferBuilder offsets;
   BufferBuilder data;
+  // string and binary: the most bytes `data` may hold (set by the scan, at
+  // most what int32 offsets address). A decoder that would pass it sets
+  // `data_full` and fails; the scan then reads the batch again, shorter.
+  int64_t max_data_bytes = encoding::kMaxByteArrayDataSize;
+  bool data_full = false;
 
   // The fixed-width values as a Buffer of num_values values; both forms are
   // empty afterwards.
@@ -64,6 +70,7 @@ struct LeafBatch {
   void Clear() {
     num_records = num_levels = num_values = 0;
     values_capacity_hint = 0;
+    data_full = false;
     def_levels.clear();
     rep_levels.clear();
     borrowed_values = Buffer();  // releases the page it shared

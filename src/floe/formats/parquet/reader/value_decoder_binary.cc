@@ -21,9 +21,12 @@ namespace {
 using encoding::ByteArrayBatch;
 using encoding::ByteArrayView;
 
-Status BatchTooLarge(int64_t bytes) {
-  return Status::Unsupported(StrCat("a batch of one column holds ", bytes,
-                                    " bytes of byte arrays, more than 32-bit offsets address; read smaller batches"));
+// Marks `out` full: the scan reads the batch again with fewer rows, and
+// returns this error only when a single row is already too much.
+Status BatchTooLarge(int64_t bytes, LeafBatch* out) {
+  out->data_full = true;
+  return Status::Unsupported(StrCat("a batch of one column holds ", bytes, " bytes of byte arrays, more than the ",
+                                    out->max_data_bytes, " a batch may hold"));
 }
 
 // Appends byte arrays to a batch's offsets and data, rebasing the offsets.
@@ -32,7 +35,7 @@ Status AppendByteArrays(const ByteArrayView& values, LeafBatch* out) {
   const int32_t first = values.offsets[0];
   const int64_t bytes = values.offsets[values.num_values] - first;
   const int64_t base = out->data.size();
-  if (base + bytes > encoding::kMaxByteArrayDataSize) return BatchTooLarge(base + bytes);
+  if (base + bytes > out->max_data_bytes) return BatchTooLarge(base + bytes, out);
   const bool first_append = out->offsets.size() == 0;
   FLOE_RETURN_IF_ERROR(out->offsets.Reserve((values.num_values + (first_append ? 1 : 0)) * 4));
   if (first_append) out->offsets.UnsafeAppend(int32_t{0});
@@ -163,7 +166,7 @@ class ByteArrayValueDecoder final : public ValueDecoder {
       }
       pos += length;
       written += length;
-      if (base + written > encoding::kMaxByteArrayDataSize) return BatchTooLarge(base + written);
+      if (base + written > out->max_data_bytes) return BatchTooLarge(base + written, out);
       offsets[i] = static_cast<int32_t>(base + written);
     }
     out->offsets.UnsafeAdvance(n * 4);
@@ -195,7 +198,7 @@ class ByteArrayValueDecoder final : public ValueDecoder {
     int64_t bytes = 0;
     for (int64_t i = 0; i < n; ++i) bytes += dict.length(index_scratch_[static_cast<size_t>(i)]);
     const int64_t base = out->data.size();
-    if (base + bytes > encoding::kMaxByteArrayDataSize) return BatchTooLarge(base + bytes);
+    if (base + bytes > out->max_data_bytes) return BatchTooLarge(base + bytes, out);
     const bool first_append = out->offsets.size() == 0;
     FLOE_RETURN_IF_ERROR(out->offsets.Reserve((n + (first_append ? 1 : 0)) * 4));
     FLOE_RETURN_IF_ERROR(out->data.Reserve(bytes));
@@ -217,7 +220,7 @@ class ByteArrayValueDecoder final : public ValueDecoder {
   Status GatherShortByteArrays(int64_t n, LeafBatch* out) {
     const ByteArrayView dict = dictionary_.view();
     const int64_t base = out->data.size();
-    if (base + n * kShortValue > encoding::kMaxByteArrayDataSize) return BatchTooLarge(base + n * kShortValue);
+    if (base + n * kShortValue > out->max_data_bytes) return BatchTooLarge(base + n * kShortValue, out);
     const bool first_append = out->offsets.size() == 0;
     FLOE_RETURN_IF_ERROR(out->offsets.Reserve((n + 1) * 4));
     FLOE_RETURN_IF_ERROR(out->data.Reserve(n * kShortValue + kShortValue));
