@@ -32,7 +32,6 @@ struct ParquetRecordBatchReader::RowGroupState {
   std::vector<LeafBatch> batches;                      // parallel to columns_
   std::vector<LeafBatch*> by_column;                   // indexed by column number
   std::vector<Buffer> chunks;                          // parallel to columns_: what the readers read, for a restart
-  int64_t batch_rows = 0;                              // rows per batch: the reader's batch_rows_
   int64_t rows_tried = 0;                              // the rows the batch being filled was reading up to
 };
 
@@ -198,7 +197,6 @@ Result<bool> ParquetRecordBatchReader::StartRowGroup(int row_group) {
   state->batches = std::vector<LeafBatch>(columns_.size());
   state->by_column.assign(static_cast<size_t>(f.schema().num_columns()), nullptr);
   state->chunks = chunks;
-  state->batch_rows = batch_rows_;
   state_ = std::move(state);
   for (size_t i = 0; i < columns_.size(); ++i) {
     std::unique_ptr<ColumnReader> previous;
@@ -412,7 +410,7 @@ Result<int64_t> ParquetRecordBatchReader::FillBatch() {
     batch.max_data_bytes = options_.max_batch_value_bytes;
   }
   int64_t want = 0;
-  while (want < rg.batch_rows && rg.next_range < rg.ranges.size()) {
+  while (want < batch_rows_ && rg.next_range < rg.ranges.size()) {
     const RowRange& range = rg.ranges[rg.next_range];
     if (rg.position < range.begin) {
       const int64_t gap = range.begin - rg.position;
@@ -422,7 +420,7 @@ Result<int64_t> ParquetRecordBatchReader::FillBatch() {
       }
       rg.position = range.begin;
     }
-    const int64_t n = std::min(rg.batch_rows - want, range.end - rg.position);
+    const int64_t n = std::min(batch_rows_ - want, range.end - rg.position);
     rg.rows_tried = want + n;
     for (size_t i = 0; i < rg.readers.size(); ++i) {
       const int64_t before = rg.batches[i].num_records;
@@ -480,7 +478,7 @@ Result<std::optional<RecordBatch>> ParquetRecordBatchReader::Next() {
       const bool full =
           std::any_of(rg.batches.begin(), rg.batches.end(), [](const LeafBatch& b) { return b.data_full; });
       if (!full || rg.rows_tried <= 1) return filled.status();
-      rg.batch_rows = batch_rows_ = rg.rows_tried / 2;
+      batch_rows_ = rg.rows_tried / 2;
       FLOE_RETURN_IF_ERROR(RestartAt(start_position, start_range));
       continue;
     }
