@@ -250,12 +250,15 @@ TEST(ArrowImportTest, RejectsReleasedAndNullStructs) {
   EXPECT_EQ(ImportArrayStream(&stream).status().message(), "ArrowArrayStream is released");
 }
 
-TEST(ArrowImportTest, RejectsDictionaryEncodedArrays) {
+TEST(ArrowImportTest, RejectsADictionaryOnATypeWithoutOne) {
   int releases = 0;
   ArrowArray dictionary = MakeFake(0, 0, 0, {std::nullopt, std::nullopt, std::nullopt}, &releases);
   ArrowArray c = MakeFake(1, 0, 0, {std::nullopt, Bytes<int32_t>({0})}, &releases);
   c.dictionary = &dictionary;
-  EXPECT_TRUE(ImportArray(&c, DataType::Int32()).status().IsUnsupported());
+  Result<Array> imported = ImportArray(&c, DataType::Int32());
+  EXPECT_TRUE(imported.status().IsInvalidArgument());
+  EXPECT_EQ(imported.status().message(),
+            "ArrowArray of type int32: has a dictionary but its type is not dictionary-encoded");
   EXPECT_EQ(releases, 1);
   dictionary.release(&dictionary);
 }

@@ -291,6 +291,7 @@ inline void AppendJson(const Array& a, int64_t i, bool nested, std::string* out)
       *out += '}';
       return;
     }
+    case TypeId::kDictionary: AppendJson(a.dictionary(), a.DictionaryIndices()[i], nested, out); return;
     case TypeId::kStruct: {
       *out += '{';
       for (int f = 0; f < t.num_fields(); ++f) {
@@ -508,6 +509,7 @@ inline Status AppendRandomValue(ArrayBuilder* b, const DataType& t, std::mt19937
       }
       return Status::OK();
     }
+    case TypeId::kDictionary: return Status::Unsupported("random schemas hold no dictionary types");
     case TypeId::kStruct: {
       auto* s = b->As<StructBuilder>();
       FLOE_RETURN_IF_ERROR(s->AppendRow());

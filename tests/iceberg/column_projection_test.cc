@@ -77,6 +77,44 @@ TEST(ColumnProjectionTest, StructFieldsAreMatchedByIdWidenedAndDefaulted) {
   EXPECT_EQ(Jsonl(*sliced), "{\"c\":null}\n{\"c\":{\"renamed\":null,\"added\":\"d\",\"added_null\":null}}\n");
 }
 
+TEST(ColumnProjectionTest, DictionaryEncodedColumnsReadAsTheirValues) {
+  const ColumnProjection projection(true, nullptr, {});
+  // struct<x: int32 (id 2), name: dictionary<string> (id 3)>, the table's
+  // struct<renamed: long (id 2), added: string (id 3)>.
+  DictionaryBuilder names(floe::DataType::Dictionary(floe::DataType::Utf8()).value());
+  ASSERT_TRUE(names.Append("ann").ok());
+  ASSERT_TRUE(names.AppendNull().ok());
+  ASSERT_TRUE(names.Append("ann").ok());
+  const Array encoded = names.Finish().value();
+  Int32Builder xs;
+  for (int32_t v : {1, 2, 3}) ASSERT_TRUE(xs.Append(v).ok());
+  const auto file_type = floe::DataType::Struct(
+      {floe::Field("x", floe::DataType::Int32(), true, {}, 2), floe::Field("name", encoded.type(), true, {}, 3)});
+  const Array file(std::make_shared<ArrayData>(
+      file_type, 3, std::vector<Buffer>{Buffer()},
+      std::vector<std::shared_ptr<const ArrayData>>{xs.Finish().value().data(), encoded.data()}, 0));
+  const NestedField field =
+      Column(1, "s", Type::Struct({Column(2, "renamed", Type::Long()), Column(3, "added", Type::String())}));
+  auto projected = projection.Project(&file, field, Columnar(field), nullptr, file.length());
+  ASSERT_TRUE(projected.ok()) << projected.status().ToString();
+  EXPECT_TRUE(TypeEquals(projected->type(), Columnar(field)));
+  EXPECT_TRUE(projected->Validate().ok()) << projected->Validate().ToString();
+  EXPECT_EQ(Jsonl(*projected), R"({"c":{"renamed":1,"added":"ann"}})"
+                               "\n"
+                               R"({"c":{"renamed":2,"added":null}})"
+                               "\n"
+                               R"({"c":{"renamed":3,"added":"ann"}})"
+                               "\n");
+
+  // A top-level column, as its table type.
+  const NestedField top = Column(3, "name", Type::String());
+  auto column = projection.Project(&encoded, top, Columnar(top), nullptr, encoded.length());
+  ASSERT_TRUE(column.ok()) << column.status().ToString();
+  EXPECT_TRUE(TypeEquals(column->type(), floe::DataType::Utf8()));
+  EXPECT_EQ(column->GetString(2), "ann");
+  EXPECT_TRUE(column->IsNull(1));
+}
+
 TEST(ColumnProjectionTest, FilesWithoutIdsMatchByTheNameMappingOrElseByName) {
   // The same file without ids: "x" is field 2 only through a mapping.
   auto type = floe::DataType::Struct({floe::Field("x", floe::DataType::Int32()), floe::Field("added", floe::DataType::Utf8())});

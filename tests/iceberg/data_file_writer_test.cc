@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "floe/columnar/builder_binary.h"
+#include "floe/columnar/builder_dictionary.h"
 #include "floe/columnar/builder_primitive.h"
 #include "floe/formats/parquet/file_reader.h"
 #include "floe/formats/parquet/record_batch_reader.h"
@@ -148,6 +149,42 @@ TEST(DataFileWriterTest, AbortDeletesEveryFileAndBadInputIsRefused) {
   auto options = DataWriterOptions::FromTable(bad);
   ASSERT_FALSE(options.ok());
   EXPECT_NE(options.status().message().find("write.target-file-size-bytes"), std::string::npos);
+}
+
+TEST(DataFileWriterTest, WritesDictionaryEncodedColumnsAsTheirValues) {
+  auto io = NewMemoryFileIO();
+  const TableMetadata table = OrdersTable("mem://wh/shop/encoded");
+  auto plain_writer = DataFileWriter::Make(io, table, DataWriterOptions::FromTable(table).value()).value();
+  const RecordBatch plain = Orders(*plain_writer->schema(), 100);
+
+  // The same rows with city dictionary-encoded (field id kept).
+  const floe::TypePtr dictionary = DataType::Dictionary(DataType::Utf8()).value();
+  DictionaryBuilder cities(dictionary);
+  const Array& city = plain.column(2);
+  for (int64_t i = 0; i < city.length(); ++i) {
+    ASSERT_TRUE((city.IsNull(i) ? cities.AppendNull() : cities.Append(city.GetString(i))).ok());
+  }
+  std::vector<floe::Field> fields = plain.schema().fields;
+  fields[2].type = dictionary;
+  const RecordBatch encoded = RecordBatch::Make(std::make_shared<const floe::Schema>(fields),
+                                                {plain.column(0), plain.column(1), cities.Finish().value()})
+                                  .value();
+  ASSERT_EQ(encoded.column(2).dictionary().length(), 2);
+
+  ASSERT_TRUE(plain_writer->Write(plain).ok());
+  auto plain_files = plain_writer->Close().value();
+  auto encoded_writer = DataFileWriter::Make(io, table, DataWriterOptions::FromTable(table).value()).value();
+  const Status written = encoded_writer->Write(encoded);
+  ASSERT_TRUE(written.ok()) << written.ToString();
+  auto encoded_files = encoded_writer->Close().value();
+  ASSERT_EQ(encoded_files.size(), plain_files.size());
+  for (size_t f = 0; f < plain_files.size(); ++f) {
+    EXPECT_EQ(encoded_files[f].record_count, plain_files[f].record_count);
+    EXPECT_EQ(encoded_files[f].value_counts.at(3), plain_files[f].value_counts.at(3));
+    EXPECT_EQ(encoded_files[f].null_value_counts.at(3), 10);
+    EXPECT_EQ(encoded_files[f].lower_bounds.at(3), "Lisbon");
+    EXPECT_EQ(encoded_files[f].upper_bounds.at(3), plain_files[f].upper_bounds.at(3));
+  }
 }
 
 TEST(ParquetMetricsTest, TruncatedUpperBoundsIncrementTheLastCharacter) {

@@ -14,12 +14,20 @@
 //   map                      [validity, int32 offsets (length + 1)], child: non-null
 //                            struct "entries" of [key, value]
 //   struct                   [validity], one child per field
+//   dictionary               [validity, int32 indices], `dictionary`: the values
+//                            (string or binary), indexed from its element 0 and
+//                            not sliced with the indices; it may hold
+//                            duplicates, nulls and values no index uses. The
+//                            index of a null element is unspecified; a valid
+//                            one is in [0, dictionary length).
 //
 // The validity buffer may be empty: every value is valid. Element i of a list
 // or map spans child elements [offsets[offset + i], offsets[offset + i + 1]).
 // Children of a struct are indexed like their parent: element i of a struct
 // is element `offset + i` of each child, so slicing a struct leaves its
-// children alone (as in Arrow).
+// children alone (as in Arrow). A dictionary element is logically null where
+// its index is null or refers to a null value; its null count (and IsNull)
+// counts only the null indices, as Arrow's does.
 //
 // Array is a cheap, copyable handle on an immutable ArrayData.
 //
@@ -59,7 +67,8 @@ struct ArrayData {
         offset(other.offset),
         null_count(other.null_count.load(std::memory_order_relaxed)),
         buffers(other.buffers),
-        children(other.children) {}
+        children(other.children),
+        dictionary(other.dictionary) {}
   ArrayData& operator=(const ArrayData&) = delete;
 
   // The number of nulls in [offset, offset + length): the stored count, or,
@@ -73,6 +82,8 @@ struct ArrayData {
   mutable std::atomic<int64_t> null_count{-1};
   std::vector<Buffer> buffers;
   std::vector<std::shared_ptr<const ArrayData>> children;
+  // dictionary only: the values the indices refer to; null otherwise.
+  std::shared_ptr<const ArrayData> dictionary;
 };
 
 class Array {
@@ -142,6 +153,14 @@ class Array {
     return reinterpret_cast<const int32_t*>(data_->buffers[1].data()) + data_->offset;
   }
 
+  // dictionary: length() indices from element 0 of this array; element i
+  // is dictionary().GetString(DictionaryIndices()[i]) where valid.
+  const int32_t* DictionaryIndices() const {
+    return reinterpret_cast<const int32_t*>(data_->buffers[1].data()) + data_->offset;
+  }
+  // dictionary: the values array (not sliced with this array).
+  Array dictionary() const { return Array(data_->dictionary); }
+
   // list: the values array; map: the "entries" struct array. Unsliced: index
   // it with ValueOffsets().
   Array list_values() const { return Array(data_->children[0]); }
@@ -152,7 +171,8 @@ class Array {
 
   // Checks the layout for the type: buffer count and sizes, offsets
   // non-decreasing and inside the data or child, children count, types and
-  // lengths, null count against the bitmap, map keys non-null; recursively.
+  // lengths, null count against the bitmap, map keys non-null, a dictionary
+  // of the value type with every valid index inside it; recursively.
   // Returns Corrupt naming the first violation. String contents are not
   // checked to be UTF-8. Used on every array from untrusted producers.
   Status Validate() const;
@@ -166,10 +186,21 @@ class Array {
 // Whether `a` and `b` have equal types and lengths, and per element equal
 // nullness and, where valid, equal values (offsets and the contents of null
 // slots do not matter). Floats compare by value, except that NaN equals NaN.
+// Dictionary elements compare by the values they refer to (logical nulls
+// included), so arrays with different dictionaries or indices may be equal.
 bool ArrayEquals(const Array& a, const Array& b);
 
+// `array` with every dictionary-encoded part, at any depth, replaced by the
+// values its indices refer to (type WithoutDictionaries(array.type())), an
+// element null where it is logically null; `array` itself when it holds
+// none. Works on slices. InvalidArgument when one decoded array's values pass
+// 2^31 - 1 bytes (int32 offsets) or, for an array that was not validated, a
+// valid index lies outside its dictionary; Internal when memory runs out.
+Result<Array> DecodeDictionaries(const Array& array);
+
 // An array of `length` nulls of `type` (a struct's children are null arrays
-// too). InvalidArgument when length < 0; Internal when memory runs out.
+// too; a dictionary's dictionary is empty). InvalidArgument when length < 0;
+// Internal when memory runs out.
 Result<Array> MakeArrayOfNull(const TypePtr& type, int64_t length);
 
 }  // namespace floe

@@ -7,7 +7,10 @@
 // uuid travels as "w:16" with the canonical extension metadata
 // ARROW:extension:name=arrow.uuid; a field id as metadata PARQUET:field_id.
 // A record batch is a non-nullable struct array ("+s") with one child per
-// column and the batch's schema as its ArrowSchema.
+// column and the batch's schema as its ArrowSchema. A dictionary travels as
+// the spec lays one out: format "i" (its int32 indices) with the value type
+// as the ArrowSchema's `dictionary` (not ordered) and the values as the
+// ArrowArray's `dictionary`.
 //
 // Ownership, as the spec requires:
 // - Export fills a caller-provided struct whose release callback owns shared
@@ -24,8 +27,9 @@
 //   everything else: format strings, n_buffers and n_children for the type,
 //   null buffers where data is required (InvalidArgument), and then the whole
 //   layout with Array::Validate (Corrupt). Buffers not aligned for their C
-//   type are copied into aligned memory. Dictionary-encoded arrays and Arrow
-//   types floe does not model (e.g. "U", "+L", "tss:") are Unsupported.
+//   type are copied into aligned memory. Arrow types floe does not model
+//   (e.g. "U", "+L", "tss:"), and dictionaries with indices other than int32
+//   or values other than string and binary, are Unsupported.
 //
 // Thread safety: the functions are reentrant; a struct is used by one thread
 // at a time (a stream's callbacks too).
@@ -46,6 +50,7 @@
 namespace floe {
 
 // The Arrow format string of `type`: "l", "d:18,2", "tsu:UTC", "w:16", "+l", ...
+// (a dictionary's is its indices', "i").
 std::string ArrowFormat(const DataType& type);
 
 // The floe type of an Arrow format string. Nested formats take their child

@@ -22,7 +22,8 @@
 // "YYYY-MM-DDTHH:MM:SS.ffffff", ending in "+00:00" when it has a zone (the
 // value is a UTC instant); uuid "xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx"; binary
 // and fixed_size_binary as lowercase hex without prefix ("00ff"; a JSON
-// string in json); bool true/false. Nested values are JSON: lists arrays,
+// string in json); bool true/false; a dictionary-encoded value as the value
+// it refers to (null when that is null). Nested values are JSON: lists arrays,
 // structs objects, maps objects when their keys are strings and otherwise
 // arrays of {"key":..,"value":..}; in table and csv cells as compact JSON
 // text. JSON output escapes per RFC 8259 and replaces invalid UTF-8 with

@@ -12,7 +12,7 @@
 //   date32 PrimitiveBuilder<int32_t>; time64, timestamp PrimitiveBuilder<int64_t>;
 //   string StringBuilder (a BinaryBuilder); binary BinaryBuilder;
 //   fixed_size_binary, uuid FixedSizeBinaryBuilder; list ListBuilder;
-//   map MapBuilder; struct StructBuilder.
+//   map MapBuilder; struct StructBuilder; dictionary DictionaryBuilder.
 
 #pragma once
 
@@ -20,6 +20,7 @@
 
 #include "floe/columnar/array_builder.h"
 #include "floe/columnar/builder_binary.h"
+#include "floe/columnar/builder_dictionary.h"
 #include "floe/columnar/builder_nested.h"
 #include "floe/columnar/builder_primitive.h"
 

@@ -61,6 +61,7 @@ enum class TypeId : uint8_t {
   kList,             // one child field (conventionally "item")
   kMap,              // one child: non-null struct "entries" of key (non-null) and value
   kStruct,           // named child fields
+  kDictionary,       // int32 indices into a dictionary of string or binary values
 };
 
 enum class TimeUnit : uint8_t { kMicro, kNano };
@@ -144,6 +145,10 @@ class DataType {
   // A map with a non-null child "key" and a nullable child "value".
   static TypePtr Map(TypePtr key_type, TypePtr value_type, bool keys_sorted = false);
   static TypePtr Struct(std::vector<Field> fields);
+  // Values stored once in a dictionary and referenced by int32 indices, as
+  // Arrow's dictionary<int32, value_type> (not ordered). The value type must
+  // be string or binary: InvalidArgument otherwise.
+  static Result<TypePtr> Dictionary(TypePtr value_type);
 
   TypeId id() const { return id_; }
 
@@ -156,6 +161,8 @@ class DataType {
   const std::string& timezone() const { return timezone_; }
   // map only.
   bool keys_sorted() const { return keys_sorted_; }
+  // dictionary only: the type of the dictionary's values (string or binary).
+  const TypePtr& value_type() const { return value_type_; }
 
   // Child fields: list one ("item"), map one (the "entries" struct), struct its
   // fields; empty for other types.
@@ -170,13 +177,14 @@ class DataType {
 
   // Bytes per value in the values buffer of a fixed-width type (ints, floats,
   // decimal128 16, date32 4, time64 and timestamp 8, interval 16,
-  // fixed_size_binary its width, uuid 16); -1 for bool (bit-packed), null, variable-width and nested.
+  // fixed_size_binary its width, uuid 16); -1 for bool (bit-packed), null,
+  // variable-width, nested and dictionary (whose indices are not its values).
   int32_t byte_width() const { return byte_width_; }
   bool is_fixed_width() const { return byte_width_ >= 0; }
   bool is_nested() const { return id_ == TypeId::kList || id_ == TypeId::kMap || id_ == TypeId::kStruct; }
 
   // "int64", "decimal(18,2)", "timestamp[us, tz=UTC]", "interval", "list<item: int64>",
-  // "struct<a: int32, b: string>", "map<string, int64>".
+  // "struct<a: int32, b: string>", "map<string, int64>", "dictionary<string>".
   std::string ToString() const;
 
   // Structural equality: same id, parameters and child fields.
@@ -196,7 +204,15 @@ class DataType {
   bool keys_sorted_ = false;
   std::string timezone_;
   std::vector<Field> fields_;
+  TypePtr value_type_;
 };
+
+// Whether `type` is a dictionary or holds one at any depth.
+bool HasDictionary(const TypePtr& type);
+// `type` with every dictionary, at any depth, replaced by its value type
+// (field names, nullability, ids and metadata kept); `type` itself when it
+// holds none.
+TypePtr WithoutDictionaries(const TypePtr& type);
 
 // Whether both pointers are null or point to equal types.
 bool TypeEquals(const TypePtr& a, const TypePtr& b);

@@ -16,8 +16,9 @@
 namespace floe {
 
 // Element `indices[k]` of `array` becomes element k (nulls stay null), for
-// every type, nested ones included. InvalidArgument for an index outside
-// [0, length); Internal when memory runs out.
+// every type, nested ones included; a dictionary array's result shares its
+// dictionary. InvalidArgument for an index outside [0, length); Internal
+// when memory runs out.
 Result<Array> TakeArray(const Array& array, std::span<const int64_t> indices);
 
 // TakeArray on every column; the schema is shared.
@@ -29,7 +30,11 @@ Result<RecordBatch> FilterRows(const RecordBatch& batch, std::span<const uint8_t
 
 // The rows of `batches` one after another, as one batch of their (shared)
 // schema. InvalidArgument when there are none or the schemas differ; a
-// single batch is returned as is.
+// single batch is returned as is. Dictionary columns stay encoded: with one
+// dictionary (the same ArrayData) in every batch it is shared; otherwise the
+// result's dictionary holds every batch's dictionary values one after
+// another and the indices are shifted to them (DictionaryBuilder);
+// InvalidArgument when those pass 2^31 - 1 values or bytes.
 Result<RecordBatch> ConcatenateRows(std::span<const RecordBatch> batches);
 
 }  // namespace floe

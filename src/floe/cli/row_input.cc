@@ -127,12 +127,17 @@ Result<RecordBatch> ConformParquetBatch(const RecordBatch& batch, const iceberg:
       columns.push_back(std::move(nulls));
       continue;
     }
-    if (!TypeEquals(batch.column(c).type(), target.type)) {
+    Array column = batch.column(c);
+    // A dictionary-encoded column holds values of its value type.
+    if (HasDictionary(column.type())) {
+      FLOE_ASSIGN_OR_RETURN(column, DecodeDictionaries(column));
+    }
+    if (!TypeEquals(column.type(), target.type)) {
       return Status::InvalidArgument(StrCat(source, ": column ", Quote(field.name), " is ",
                                             batch.column(c).type()->ToString(), ", the table has ",
                                             target.type->ToString()));
     }
-    columns.push_back(batch.column(c));
+    columns.push_back(std::move(column));
   }
   return RecordBatch::Make(columnar, std::move(columns), batch.num_rows());
 }

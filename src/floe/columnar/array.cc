@@ -105,6 +105,15 @@ Result<Array> MakeArrayOfNull(const TypePtr& type, int64_t length) {
         children.push_back(child.data());
       }
       break;
+    case TypeId::kDictionary: {
+      FLOE_ASSIGN_OR_RETURN(int64_t bytes, CheckedProduct(length, 4, *type));
+      FLOE_ASSIGN_OR_RETURN(Buffer indices, ZeroedBuffer(bytes));
+      buffers.push_back(std::move(indices));
+      FLOE_ASSIGN_OR_RETURN(Array values, MakeArrayOfNull(type->value_type(), 0));
+      auto data = std::make_shared<ArrayData>(type, length, std::move(buffers), std::move(children), length);
+      data->dictionary = values.data();
+      return Array(std::move(data));
+    }
     default: {
       FLOE_ASSIGN_OR_RETURN(int64_t bytes, CheckedProduct(length, type->byte_width(), *type));
       FLOE_ASSIGN_OR_RETURN(Buffer values, ZeroedBuffer(bytes));

@@ -30,6 +30,7 @@ class Validator {
         return CheckListLike();
       case TypeId::kStruct:
         return CheckStruct();
+      case TypeId::kDictionary: return CheckDictionary();
       default:
         return CheckFixedWidth();
     }
@@ -52,6 +53,9 @@ class Validator {
     const size_t want_buffers = static_cast<size_t>(layout::NumBuffers(type_.id()));
     if (data_.buffers.size() != want_buffers) {
       return Error("has ", data_.buffers.size(), " buffers, the layout has ", want_buffers);
+    }
+    if (type_.id() != TypeId::kDictionary && data_.dictionary != nullptr) {
+      return Error("has a dictionary but its type is not dictionary-encoded");
     }
     if (data_.children.size() != type_.fields().size()) {
       return Error("has ", data_.children.size(), " children, the type has ", type_.fields().size());
@@ -164,6 +168,35 @@ class Validator {
                      " needed for offset ", data_.offset, " + length ", data_.length);
       }
       FLOE_RETURN_IF_ERROR(CheckChild(i));
+    }
+    return Status::OK();
+  }
+
+  // The indices must exist and every valid one must refer to a value of the
+  // dictionary, itself a valid array of the value type (which may hold nulls,
+  // as Arrow allows).
+  Status CheckDictionary() const {
+    int64_t needed;
+    if (__builtin_mul_overflow(end_, int64_t{4}, &needed)) return Error(end_, " indices overflow");
+    FLOE_RETURN_IF_ERROR(CheckBufferSize(1, "indices buffer", needed));
+    FLOE_RETURN_IF_ERROR(CheckAlignment(1, "indices buffer", 4));
+    if (data_.dictionary == nullptr) return Error("dictionary is missing");
+    const ArrayData& dictionary = *data_.dictionary;
+    if (!TypeEquals(dictionary.type, type_.value_type())) {
+      return Error("dictionary has type ", dictionary.type ? dictionary.type->ToString() : "<none>", ", the type says ",
+                   type_.value_type()->ToString());
+    }
+    if (const Status status = Validator(dictionary, "").Run(); !status.ok()) {
+      return Error("dictionary: ", status.message());
+    }
+    const int32_t* indices = reinterpret_cast<const int32_t*>(data_.buffers[1].data());
+    const uint8_t* validity = data_.buffers[0].empty() ? nullptr : data_.buffers[0].data();
+    for (int64_t i = data_.offset; i < end_; ++i) {
+      if (validity != nullptr && !bit_util::GetBit(validity, i)) continue;  // a null's index is unspecified
+      if (indices[i] < 0 || indices[i] >= dictionary.length) {
+        return Error("element ", i - data_.offset, " has index ", indices[i], ", outside the dictionary of ",
+                     dictionary.length, " values");
+      }
     }
     return Status::OK();
   }

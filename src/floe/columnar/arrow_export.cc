@@ -22,13 +22,19 @@ struct ExportedSchema {
   // consumer may move one out and release it separately, as the spec allows.
   std::vector<ArrowSchema> children;
   std::vector<ArrowSchema*> child_pointers;
+  ArrowSchema dictionary{};  // a dictionary type's value type; released (unused) otherwise
 };
 
+// As the spec has it, a struct's release callback releases its children and
+// its dictionary (those a consumer did not move out first).
 void ReleaseSchema(ArrowSchema* schema) {
   if (schema->release == nullptr) return;
   for (int64_t i = 0; i < schema->n_children; ++i) {
     ArrowSchema* child = schema->children[i];
     if (child->release != nullptr) child->release(child);
+  }
+  if (schema->dictionary != nullptr && schema->dictionary->release != nullptr) {
+    schema->dictionary->release(schema->dictionary);
   }
   delete static_cast<ExportedSchema*>(schema->private_data);
   schema->release = nullptr;
@@ -83,6 +89,14 @@ void FillTypeSchema(const DataType& type, std::string name, bool nullable, const
   if (type.id() == TypeId::kMap && type.keys_sorted()) flags |= ARROW_FLAG_MAP_KEYS_SORTED;
   FillSchema(ArrowFormat(type), std::move(name), ExportedMetadata(own_metadata, field_id, type.id() == TypeId::kUuid),
              flags, type.fields(), out);
+  if (type.id() == TypeId::kDictionary) {
+    // The indices are the field ("i"); the values' type hangs off `dictionary`,
+    // nullable because a dictionary may hold nulls. Not ordered: the
+    // ARROW_FLAG_DICTIONARY_ORDERED flag stays off.
+    auto* priv = static_cast<ExportedSchema*>(out->private_data);
+    FillTypeSchema(*type.value_type(), "", /*nullable=*/true, {}, std::nullopt, &priv->dictionary);
+    out->dictionary = &priv->dictionary;
+  }
 }
 
 // ---- Arrays ----
@@ -96,6 +110,7 @@ struct ExportedArray {
   std::vector<const void*> buffers;
   std::vector<ArrowArray> children;  // each independently releasable, as for schemas
   std::vector<ArrowArray*> child_pointers;
+  ArrowArray dictionary{};  // a dictionary array's values; released (unused) otherwise
 };
 
 void ReleaseArray(ArrowArray* array) {
@@ -103,6 +118,9 @@ void ReleaseArray(ArrowArray* array) {
   for (int64_t i = 0; i < array->n_children; ++i) {
     ArrowArray* child = array->children[i];
     if (child->release != nullptr) child->release(child);
+  }
+  if (array->dictionary != nullptr && array->dictionary->release != nullptr) {
+    array->dictionary->release(array->dictionary);
   }
   delete static_cast<ExportedArray*>(array->private_data);
   array->release = nullptr;
@@ -145,6 +163,10 @@ void ExportArrayData(const std::shared_ptr<const ArrayData>& data, ArrowArray* o
     }
   }
   FillArray(priv, data->length, data->GetNullCount(), data->offset, data->children, out);
+  if (data->dictionary != nullptr) {
+    ExportArrayData(data->dictionary, &priv->dictionary);
+    out->dictionary = &priv->dictionary;
+  }
 }
 
 // ---- Streams ----

@@ -57,6 +57,10 @@ std::string ArrowFormat(const DataType& type) {
       return "+m";
     case TypeId::kStruct:
       return "+s";
+    case TypeId::kDictionary:
+      // spec: a dictionary-encoded field's format is its index type's; the
+      // values' type is the `dictionary` schema's.
+      return "i";
   }
   return "";
 }

@@ -42,6 +42,18 @@ void ReleaseIfLive(ArrowArray* array) {
 
 // ---- Schemas ----
 
+// A dictionary-encoded field's format is its index type's: floe models int32
+// indices only.
+Status CheckDictionaryIndexFormat(std::string_view format) {
+  if (format == "i") return Status::OK();
+  if (format == "c" || format == "C" || format == "s" || format == "S" || format == "I" || format == "l" ||
+      format == "L") {
+    return Status::Unsupported(
+        StrCat("dictionary with Arrow index format ", Quote(format), ": floe reads only int32 ('i') indices"));
+  }
+  return Status::InvalidArgument(StrCat("dictionary index format ", Quote(format), " is not an integer type"));
+}
+
 Result<Field> FieldFromC(const ArrowSchema& c, int depth) {
   const std::string name = c.name == nullptr ? "" : c.name;
   // Errors name the path of fields down to the one at fault (a schema's own name is usually "").
@@ -49,7 +61,6 @@ Result<Field> FieldFromC(const ArrowSchema& c, int depth) {
   if (c.release == nullptr) return fail(Status::InvalidArgument("struct is released"));
   if (depth > kMaxDepth) return fail(Status::InvalidArgument(StrCat("nesting is deeper than ", kMaxDepth)));
   if (c.format == nullptr) return fail(Status::InvalidArgument("format is null"));
-  if (c.dictionary != nullptr) return fail(Status::Unsupported("dictionary-encoded fields are not supported"));
   if (c.n_children < 0 || c.n_children > kMaxChildren || (c.n_children > 0 && c.children == nullptr)) {
     return fail(Status::InvalidArgument(StrCat("n_children is ", c.n_children, " with children ",
                                                c.children == nullptr ? "null" : "set")));
@@ -85,8 +96,22 @@ Result<Field> FieldFromC(const ArrowSchema& c, int depth) {
     }
   }
 
+  if (c.dictionary != nullptr) {
+    if (Status status = CheckDictionaryIndexFormat(c.format); !status.ok()) return fail(std::move(status));
+  }
   Result<TypePtr> type = ParseArrowFormat(c.format, std::move(children), (c.flags & ARROW_FLAG_MAP_KEYS_SORTED) != 0);
   if (!type.ok()) return fail(type.status());
+  if (c.dictionary != nullptr) {
+    // The field's format described the indices; its type is the dictionary's.
+    Result<Field> values = FieldFromC(*c.dictionary, depth + 1);
+    if (!values.ok()) return fail(values.status().WithContext("dictionary"));
+    const TypePtr& value_type = values->type;
+    if (value_type->id() != TypeId::kString && value_type->id() != TypeId::kBinary) {
+      return fail(Status::Unsupported(
+          StrCat("dictionary of ", value_type->ToString(), " values: floe reads only string and binary dictionaries")));
+    }
+    type = DataType::Dictionary(value_type);
+  }
   if (is_uuid) {
     // spec (canonical extensions): arrow.uuid has storage fixed_size_binary(16)
     // and empty extension metadata.
@@ -111,7 +136,10 @@ class ArrayImporter {
     const DataType& t = *type;
     if (depth > kMaxDepth) return Invalid(path, t, "nesting is deeper than ", kMaxDepth);
     if (c.release == nullptr) return Invalid(path, t, "is released");
-    if (c.dictionary != nullptr) return Status::Unsupported(StrCat("dictionary-encoded ArrowArray of ", t.ToString()));
+    if (t.id() == TypeId::kDictionary && c.dictionary == nullptr) return Invalid(path, t, "dictionary is null");
+    if (t.id() != TypeId::kDictionary && c.dictionary != nullptr) {
+      return Invalid(path, t, "has a dictionary but its type is not dictionary-encoded");
+    }
     if (c.length < 0 || c.offset < 0 || c.null_count < -1) {
       return Invalid(path, t, "length ", c.length, ", offset ", c.offset, ", null_count ", c.null_count);
     }
@@ -179,6 +207,12 @@ class ArrayImporter {
         }
         break;
       }
+      case TypeId::kDictionary: {
+        const int64_t size = end * static_cast<int64_t>(sizeof(int32_t));  // end <= 2^48: no overflow
+        FLOE_RETURN_IF_ERROR(required(1, "indices", size));
+        buffers.push_back(c.buffers[1] == nullptr ? Buffer() : Wrap(c.buffers[1], size, alignof(int32_t)));
+        break;
+      }
       default: {
         int64_t size;
         if (__builtin_mul_overflow(end, int64_t{t.byte_width()}, &size)) {
@@ -201,7 +235,14 @@ class ArrayImporter {
     }
     // Every element of the null type is null, whatever count the producer gave.
     const int64_t null_count = t.id() == TypeId::kNull ? c.length : c.null_count;
-    return std::make_shared<ArrayData>(type, c.length, std::move(buffers), std::move(children), null_count, offset);
+    auto data =
+        std::make_shared<ArrayData>(type, c.length, std::move(buffers), std::move(children), null_count, offset);
+    if (t.id() == TypeId::kDictionary) {
+      // Released by the parent's release callback (spec), so its buffers share the parent's owner.
+      const std::string dictionary_path = path.empty() ? "(dictionary)" : path + " (dictionary)";
+      FLOE_ASSIGN_OR_RETURN(data->dictionary, Import(*c.dictionary, t.value_type(), dictionary_path, depth + 1));
+    }
+    return data;
   }
 
  private:

@@ -90,6 +90,7 @@ std::unique_ptr<ArrayBuilder> MakeBuilder(const TypePtr& type) {
       for (const Field& field : type->fields()) fields.push_back(MakeBuilder(field.type));
       return std::make_unique<StructBuilder>(type, std::move(fields));
     }
+    case TypeId::kDictionary: return std::make_unique<DictionaryBuilder>(type);
   }
   internal::CheckFailed(__FILE__, __LINE__, StrCat("MakeBuilder: unknown type id ", static_cast<int>(type->id())));
 }

@@ -54,6 +54,7 @@ int32_t DataType::ByteWidthOf(TypeId id) {
     case TypeId::kList:
     case TypeId::kMap:
     case TypeId::kStruct:
+    case TypeId::kDictionary:  // its buffer holds indices, not values
       return -1;
   }
   return -1;
@@ -150,6 +151,17 @@ TypePtr DataType::Struct(std::vector<Field> fields) {
   return type;
 }
 
+Result<TypePtr> DataType::Dictionary(TypePtr value_type) {
+  if (value_type == nullptr) return Status::InvalidArgument("dictionary value type is missing");
+  if (value_type->id() != TypeId::kString && value_type->id() != TypeId::kBinary) {
+    return Status::InvalidArgument(
+        StrCat("dictionary value type ", value_type->ToString(), " is not string or binary"));
+  }
+  auto type = std::make_shared<DataType>(Passkey{}, TypeId::kDictionary);
+  type->value_type_ = std::move(value_type);
+  return TypePtr(std::move(type));
+}
+
 std::string DataType::ToString() const {
   switch (id_) {
     case TypeId::kNull:
@@ -211,6 +223,7 @@ std::string DataType::ToString() const {
       }
       return out + ">";
     }
+    case TypeId::kDictionary: return "dictionary<" + value_type_->ToString() + ">";
   }
   return "<unknown type>";
 }
@@ -219,7 +232,40 @@ bool DataType::Equals(const DataType& other) const {
   if (this == &other) return true;
   return id_ == other.id_ && precision_ == other.precision_ && scale_ == other.scale_ &&
          byte_width_ == other.byte_width_ && unit_ == other.unit_ && keys_sorted_ == other.keys_sorted_ &&
-         timezone_ == other.timezone_ && fields_ == other.fields_;
+         timezone_ == other.timezone_ && fields_ == other.fields_ && TypeEquals(value_type_, other.value_type_);
+}
+
+bool HasDictionary(const TypePtr& type) {
+  if (type->id() == TypeId::kDictionary) return true;
+  for (const Field& field : type->fields()) {
+    if (HasDictionary(field.type)) return true;
+  }
+  return false;
+}
+
+TypePtr WithoutDictionaries(const TypePtr& type) {
+  if (!HasDictionary(type)) return type;
+  if (type->id() == TypeId::kDictionary) return type->value_type();
+  switch (type->id()) {
+    case TypeId::kList: {
+      Field item = type->item_field();
+      item.type = WithoutDictionaries(item.type);
+      return DataType::List(std::move(item));
+    }
+    case TypeId::kMap: {
+      Field key = type->key_field();
+      Field value = type->value_field();
+      key.type = WithoutDictionaries(key.type);
+      value.type = WithoutDictionaries(value.type);
+      // The key stays non-nullable, so the factory cannot fail.
+      return DataType::Map(std::move(key), std::move(value), type->keys_sorted()).value();
+    }
+    default: {  // struct, the only other type with fields
+      std::vector<Field> fields = type->fields();
+      for (Field& field : fields) field.type = WithoutDictionaries(field.type);
+      return DataType::Struct(std::move(fields));
+    }
+  }
 }
 
 int Schema::FieldIndex(std::string_view name) const {

@@ -10,7 +10,8 @@
 
 namespace floe::layout {
 
-// Buffers of an array of this type, validity included (see array.h).
+// Buffers of an array of this type, validity included (see array.h); a
+// dictionary's are its validity and indices.
 constexpr int NumBuffers(TypeId id) {
   switch (id) {
     case TypeId::kNull:
@@ -41,11 +42,19 @@ inline int64_t ValueAlignment(const DataType& type) {
   }
 }
 
-// Whether `data` is null at logical index `i` (its offset not yet applied);
-// Array::IsNull for code that walks ArrayData without handles.
+// The index of element `i` (a logical index) of a dictionary array.
+inline int32_t DictionaryIndexAt(const ArrayData& data, int64_t i) {
+  return reinterpret_cast<const int32_t*>(data.buffers[1].data())[data.offset + i];
+}
+
+// Whether `data` is logically null at index `i` (its offset not yet applied):
+// Array::IsNull for code that walks ArrayData without handles, except that a
+// dictionary element whose index refers to a null value is null too.
 inline bool IsNullAt(const ArrayData& data, int64_t i) {
   if (data.buffers.empty()) return true;  // only the null type has no buffers
-  return !data.buffers[0].empty() && !bit_util::GetBit(data.buffers[0].data(), data.offset + i);
+  if (!data.buffers[0].empty() && !bit_util::GetBit(data.buffers[0].data(), data.offset + i)) return true;
+  if (data.dictionary == nullptr) return false;
+  return IsNullAt(*data.dictionary, DictionaryIndexAt(data, i));
 }
 
 }  // namespace floe::layout

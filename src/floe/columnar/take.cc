@@ -5,6 +5,7 @@
 #include "floe/base/strings.h"
 #include "floe/columnar/builder.h"
 #include "floe/columnar/builder_binary.h"
+#include "floe/columnar/builder_dictionary.h"
 #include "floe/columnar/builder_nested.h"
 #include "floe/columnar/builder_primitive.h"
 
@@ -48,6 +49,7 @@ Status AppendElements(ArrayBuilder* builder, const Array& array, std::span<const
     case TypeId::kFloat64: return TakePrimitive<double>(array, indices, builder);
     case TypeId::kDecimal128: return TakePrimitive<Decimal128Value>(array, indices, builder);
     case TypeId::kInterval: return TakePrimitive<MonthDayNano>(array, indices, builder);
+    case TypeId::kDictionary: return builder->As<DictionaryBuilder>()->AppendFrom(array, indices);
     default:
       for (const int64_t i : indices) FLOE_RETURN_IF_ERROR(AppendElement(builder, array, i));
       return Status::OK();
@@ -63,6 +65,7 @@ Status AppendElement(ArrayBuilder* builder, const Array& array, int64_t i) {
     case TypeId::kBinary: return builder->As<BinaryBuilder>()->Append(array.GetString(i));
     case TypeId::kFixedSizeBinary:
     case TypeId::kUuid: return builder->As<FixedSizeBinaryBuilder>()->Append(array.GetFixedSizeBinary(i));
+    case TypeId::kDictionary: return builder->As<DictionaryBuilder>()->AppendFrom(array, i);
     case TypeId::kList: {
       auto* list = builder->As<ListBuilder>();
       FLOE_RETURN_IF_ERROR(list->StartList());

@@ -144,6 +144,8 @@ void AppendScalar(const ArrayData& data, int64_t i, bool json, std::string* out)
       return quoted([&] { AppendHex(FixedAt(data, i), out); });
     case TypeId::kUuid:
       return quoted([&] { AppendUuid(FixedAt(data, i), out); });
+    case TypeId::kDictionary:  // printed as the value it refers to
+      return AppendScalar(*data.dictionary, layout::DictionaryIndexAt(data, i), json, out);
     case TypeId::kList:
     case TypeId::kMap:
     case TypeId::kStruct:
@@ -357,7 +359,9 @@ void AppendJson(const ArrayData& data, int64_t i, std::string* out) {
       // Entry j's key and value are element (entries.offset + j) of the entries' children.
       const ArrayData& keys = *entries.children[0];
       const ArrayData& values = *entries.children[1];
-      const bool object = type.key_field().type->id() == TypeId::kString;
+      const DataType& key_type = *type.key_field().type;
+      const bool object = key_type.id() == TypeId::kString ||
+                          (key_type.id() == TypeId::kDictionary && key_type.value_type()->id() == TypeId::kString);
       out->push_back(object ? '{' : '[');
       for (int64_t j = offsets[0]; j < offsets[1]; ++j) {
         if (j > offsets[0]) out->push_back(',');

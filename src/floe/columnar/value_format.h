@@ -38,10 +38,12 @@ void AppendJsonString(std::string_view bytes, std::string* out);
 // The length of the valid UTF-8 sequence at s[0], or 0 when it is invalid.
 int Utf8SequenceLength(std::string_view s);
 
-// Element `i` of `data` (a logical index) as JSON: null, numbers, true/false,
-// strings (dates, times, uuids, binary as hex), arrays (lists), objects
-// (structs; maps with string keys), or arrays of {"key","value"} (other maps).
-// Non-finite floats become the strings "NaN", "Infinity", "-Infinity".
+// Element `i` of `data` (a logical index, valid as layout::IsNullAt tells)
+// as JSON: numbers, true/false, strings (dates, times, uuids, binary as hex),
+// arrays (lists), objects (structs; maps with string keys), or arrays of
+// {"key","value"} (other maps), null for null items inside them. Non-finite
+// floats become the strings "NaN", "Infinity", "-Infinity". A dictionary
+// element is rendered as the value it refers to.
 void AppendJson(const ArrayData& data, int64_t i, std::string* out);
 
 // Element `i` (valid) as plain text for table and CSV cells: scalars as

@@ -47,6 +47,18 @@ std::optional<Literal> LiteralAt(const Array& array, int64_t row) {
       if (!literal.ok()) return std::nullopt;
       return std::move(literal).value();
     }
+    case floe::TypeId::kDictionary:  // the value the index refers to (null when it is)
+      return LiteralAt(array.dictionary(), array.DictionaryIndices()[row]);
+    default: return std::nullopt;
+  }
+}
+
+std::optional<std::string_view> BytesAt(const Array& array, int64_t row) {
+  if (array.data() == nullptr || array.IsNull(row)) return std::nullopt;
+  switch (array.type_id()) {
+    case floe::TypeId::kString:
+    case floe::TypeId::kBinary: return array.GetString(row);
+    case floe::TypeId::kDictionary: return BytesAt(array.dictionary(), array.DictionaryIndices()[row]);
     default: return std::nullopt;
   }
 }

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string_view>
 
 #include "floe/columnar/array.h"
 #include "floe/iceberg/literal.h"
@@ -20,7 +21,13 @@ namespace floe::iceberg {
 // -> time (nanoseconds floored to micros), timestamp -> timestamp[tz][_ns]
 // by unit and zone, utf8 -> string, binary, fixed_size_binary -> fixed,
 // uuid). nullopt for a null element and for nested or unsigned types.
-// Variant and geo columns are binary here, so they read as binary values.
+// Variant and geo columns are binary here, so they read as binary values. A
+// dictionary element reads as the value it refers to.
 std::optional<Literal> LiteralAt(const Array& array, int64_t row);
+
+// Element `row` of a string or binary array, or of a dictionary of them, as
+// its bytes (a view into the array); nullopt for a null element (a
+// dictionary's also when its value is null) and for other types.
+std::optional<std::string_view> BytesAt(const Array& array, int64_t row);
 
 }  // namespace floe::iceberg

@@ -63,8 +63,10 @@ class DataFileWriter {
   // The columnar schema batches must have (ToColumnarSchema of the table schema).
   const std::shared_ptr<const floe::Schema>& schema() const { return schema_; }
 
-  // Buffers and writes the rows of `batch`. InvalidArgument when its schema
-  // differs from schema() or a required column holds a null; storage
+  // Buffers and writes the rows of `batch`, whose dictionary-encoded columns
+  // count as their values (decoded first). InvalidArgument when its schema
+  // (dictionaries aside) differs from schema(), a required column holds a
+  // null, or a decoded column passes 2^31 - 1 bytes; storage
   // errors as FileIO returns them. After an error the writer only aborts.
   Status Write(const RecordBatch& batch);
 

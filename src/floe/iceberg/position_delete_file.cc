@@ -6,6 +6,7 @@
 #include "floe/formats/parquet/file_reader.h"
 #include "floe/formats/parquet/file_writer.h"
 #include "floe/formats/parquet/record_batch_reader.h"
+#include "floe/iceberg/columnar_value.h"
 #include "floe/iceberg/parquet_metrics.h"
 
 namespace floe::iceberg {
@@ -95,7 +96,9 @@ Result<DeletionVector> ReadPositionDeletes(std::shared_ptr<FileIO> io, const Dat
     const Array& paths = batch.column(path_column);
     const Array& pos = batch.column(pos_column);
     for (int64_t i = 0; i < batch.num_rows(); ++i) {
-      if (!paths.IsNull(i) && !pos.IsNull(i) && paths.GetString(i) == data_file_path) {
+      // BytesAt: a reader may hand the (repetitive) paths over dictionary-encoded.
+      const std::optional<std::string_view> path = BytesAt(paths, i);
+      if (path.has_value() && !pos.IsNull(i) && *path == data_file_path) {
         FLOE_RETURN_IF_ERROR(positions.Add(pos.Values<int64_t>()[i]));
       }
     }

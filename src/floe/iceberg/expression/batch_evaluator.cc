@@ -152,6 +152,14 @@ class BatchEvaluator {
         if (c.leaf.IsNull(r)) c.valid[static_cast<size_t>(r)] = 0;
       }
     }
+    if (c.leaf.type_id() == floe::TypeId::kDictionary && c.leaf.dictionary().null_count() != 0) {
+      // A valid index that refers to a null value is a null row.
+      const Array dictionary = c.leaf.dictionary();
+      const int32_t* indices = c.leaf.DictionaryIndices();
+      for (int64_t r = 0; r < n_; ++r) {
+        if (c.valid[static_cast<size_t>(r)] && dictionary.IsNull(indices[r])) c.valid[static_cast<size_t>(r)] = 0;
+      }
+    }
     return c;
   }
 
@@ -248,32 +256,67 @@ class BatchEvaluator {
       case TypeId::kDouble:
         if (layout.id() != floe::TypeId::kFloat64) return false;
         return floats(double{}, [](const Literal& l) { return l.double_value(); });
-      case TypeId::kString: return layout.id() == floe::TypeId::kString && Strings(p, c, out);
+      case TypeId::kString:
+        if (layout.id() == floe::TypeId::kDictionary && layout.value_type()->id() == floe::TypeId::kString) {
+          return DictionaryStrings(p, c, out);
+        }
+        return layout.id() == floe::TypeId::kString && Strings(p, c, out);
       default: return false;
     }
   }
 
   bool Strings(const Expression& p, const Column& c, Bytes* out) {
-    const Operation op = p.op();
     const Array& a = c.leaf;
-    auto get = [&a](int64_t i) { return a.GetString(i); };
+    const auto value = [&a](int64_t i) { return a.GetString(i); };
+    return StringLoops(p, n_, c.valid, value, out);
+  }
+
+  // A string predicate over dictionary-encoded strings: when the dictionary
+  // is no longer than the batch, evaluated once per value and looked up per
+  // row; otherwise per row through the index. (Resolve made rows whose value
+  // is null invalid, so every valid row's index and value are valid.)
+  bool DictionaryStrings(const Expression& p, const Column& c, Bytes* out) {
+    const Array dictionary = c.leaf.dictionary();
+    const int32_t* indices = c.leaf.DictionaryIndices();
+    if (dictionary.length() > n_) {
+      const auto row_value = [&](int64_t i) { return dictionary.GetString(indices[i]); };
+      return StringLoops(p, n_, c.valid, row_value, out);
+    }
+    const int64_t count = dictionary.length();
+    Bytes valid(static_cast<size_t>(count), 1);
+    for (int64_t j = 0; j < count; ++j) {
+      if (dictionary.IsNull(j)) valid[static_cast<size_t>(j)] = 0;
+    }
+    Bytes truth(static_cast<size_t>(count), kU);
+    const auto value = [&](int64_t j) { return dictionary.GetString(j); };
+    if (!StringLoops(p, count, valid, value, &truth)) return false;
+    for (int64_t i = 0; i < n_; ++i) {
+      if (c.valid[static_cast<size_t>(i)]) (*out)[static_cast<size_t>(i)] = truth[static_cast<size_t>(indices[i])];
+    }
+    return true;
+  }
+
+  // Rows [0, n) whose string is get(i); rows not `valid` are left unknown.
+  template <typename Get>
+  bool StringLoops(const Expression& p, int64_t n, const Bytes& valid, Get get, Bytes* out) {
+    const Operation op = p.op();
     if (op >= Operation::kLt && op <= Operation::kNotEq && p.literals().size() == 1) {
       // std::string_view orders bytes as unsigned char: UTF-8 code point order.
-      CompareLoop<std::string_view>(op, n_, c.valid, get, p.literal().bytes(), false, out);
+      CompareLoop<std::string_view>(op, n, valid, get, p.literal().bytes(), false, out);
       return true;
     }
     if (IsSetOp(op)) {
       std::vector<std::string_view> set;
       for (const Literal& l : p.literals()) set.push_back(l.bytes());
-      InLoop<std::string_view>(op == Operation::kIn, n_, c.valid, get, std::move(set), out);
+      InLoop<std::string_view>(op == Operation::kIn, n, valid, get, std::move(set), out);
       return true;
     }
     if ((op == Operation::kStartsWith || op == Operation::kNotStartsWith) && p.literals().size() == 1) {
       const std::string_view prefix = p.literal().bytes();
       const bool want = op == Operation::kStartsWith;
-      for (int64_t i = 0; i < n_; ++i) {
-        if (!c.valid[static_cast<size_t>(i)]) continue;  // stays unknown
-        (*out)[static_cast<size_t>(i)] = a.GetString(i).starts_with(prefix) == want ? kT : kF;
+      for (int64_t i = 0; i < n; ++i) {
+        if (!valid[static_cast<size_t>(i)]) continue;  // stays unknown
+        (*out)[static_cast<size_t>(i)] = get(i).starts_with(prefix) == want ? kT : kF;
       }
       return true;
     }

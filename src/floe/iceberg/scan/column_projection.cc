@@ -97,6 +97,12 @@ const MappedField* ColumnProjection::TopLevelMapping(int32_t field_id) const {
 Result<Array> ColumnProjection::Project(const Array* column, const NestedField& field, const floe::TypePtr& type,
                                         const MappedField* mapped, int64_t length) const {
   if (column == nullptr) return Missing(field, type, length);
+  if (floe::HasDictionary(column->type())) {
+    // Dictionary encoding is the reader's layout, not a type of the table:
+    // the table's columnar types have none, so the values are read out.
+    FLOE_ASSIGN_OR_RETURN(const Array decoded, floe::DecodeDictionaries(*column));
+    return Project(&decoded, field, type, mapped, length);
+  }
   if (floe::TypeEquals(column->type(), type)) return *column;
   switch (field.type->id()) {
     case TypeId::kStruct: {

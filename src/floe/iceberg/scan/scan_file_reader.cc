@@ -196,7 +196,9 @@ Result<std::unique_ptr<ScanFileReader>> ScanFileReader::Open(std::shared_ptr<Fil
         const Array& paths = batch.column(path_column);
         const Array& positions = batch.column(pos_column);
         for (int64_t i = 0; i < batch.num_rows(); ++i) {
-          if (!paths.IsNull(i) && !positions.IsNull(i) && paths.GetString(i) == task.file.file_path()) {
+          // BytesAt: a reader may hand the (repetitive) paths over dictionary-encoded.
+          const std::optional<std::string_view> path = BytesAt(paths, i);
+          if (path.has_value() && !positions.IsNull(i) && *path == task.file.file_path()) {
             r->deleted_positions_.insert(positions.Values<int64_t>()[i]);
           }
         }
