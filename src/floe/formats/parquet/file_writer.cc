@@ -87,6 +87,9 @@ struct ParquetFileWriter::State {
   std::shared_ptr<FileIO> io;
   std::string path;
   std::shared_ptr<const Schema> schema;
+  // `schema` with its dictionaries replaced by their value types, when it
+  // has any: the batches' dictionary columns are written as their values.
+  std::shared_ptr<const Schema> plain_schema;
   WriterOptions options;
   WriterSchema writer_schema;
   std::unique_ptr<OutputStream> out;
@@ -150,9 +153,17 @@ Result<std::unique_ptr<ParquetFileWriter>> ParquetFileWriter::Open(std::shared_p
                                           " (must be PLAIN or RLE)"));
   }
   auto state = std::make_unique<State>();
+  std::vector<Field> plain_fields = schema->fields;
+  bool dictionaries = false;
+  for (Field& field : plain_fields) {
+    dictionaries = dictionaries || HasDictionary(field.type);
+    field.type = WithoutDictionaries(field.type);
+  }
+  if (dictionaries) state->plain_schema = std::make_shared<const Schema>(std::move(plain_fields), schema->metadata);
+  const Schema& layout = dictionaries ? *state->plain_schema : *schema;
   // The default layout first, to learn the leaves; then, when some leaf
   // takes INT96 or FLOAT16, the layout again with those.
-  FLOE_ASSIGN_OR_RETURN(state->writer_schema, MakeWriterSchema(*schema));
+  FLOE_ASSIGN_OR_RETURN(state->writer_schema, MakeWriterSchema(layout));
   std::set<std::string> leaves;
   WriterSchemaOptions schema_options;
   for (const auto& c : state->writer_schema.columns) {
@@ -172,7 +183,7 @@ Result<std::unique_ptr<ParquetFileWriter>> ParquetFileWriter::Open(std::shared_p
     }
   }
   if (!schema_options.storage.empty()) {
-    auto with_storage = MakeWriterSchema(*schema, schema_options);
+    auto with_storage = MakeWriterSchema(layout, schema_options);
     if (!with_storage.ok()) return with_storage.status().WithContext(name);
     state->writer_schema = std::move(with_storage).value();
   }
@@ -243,6 +254,21 @@ Status ParquetFileWriter::Write(const RecordBatch& batch) {
     return Status::InvalidArgument(StrCat("parquet writer ", Quote(s.path), ": batch schema (", batch.schema().ToString(),
                                           ") differs from the file's (", s.schema->ToString(), ")"));
   }
+  if (s.plain_schema != nullptr) {
+    std::vector<Array> columns;
+    for (int i = 0; i < batch.num_columns(); ++i) {
+      FLOE_ASSIGN_OR_RETURN(Array column, DecodeDictionaries(batch.column(i)));
+      columns.push_back(std::move(column));
+    }
+    FLOE_ASSIGN_OR_RETURN(const RecordBatch plain,
+                          RecordBatch::Make(s.plain_schema, std::move(columns), batch.num_rows()));
+    return WriteRows(plain);
+  }
+  return WriteRows(batch);
+}
+
+Status ParquetFileWriter::WriteRows(const RecordBatch& batch) {
+  State& s = *state_;
   int64_t done = 0;
   while (done < batch.num_rows()) {
     const int64_t room = s.options.row_group_rows - s.row_group_rows;

@@ -120,6 +120,7 @@ class ParquetFileWriter {
   // the schema's (checked before anything is written: the writer stays
   // usable) or a non-nullable field holds a null; storage errors (IOError)
   // propagate. Every error but the schema check leaves the writer unusable.
+  // Dictionary columns are written as the values they index.
   Status Write(const RecordBatch& batch);
 
   // Ends the current row group now (a no-op when it is empty).
@@ -142,6 +143,8 @@ class ParquetFileWriter {
  private:
   struct State;
   explicit ParquetFileWriter(std::unique_ptr<State> state);
+  // Write() once dictionaries are decoded: the rows, a row group's room at a time.
+  Status WriteRows(const RecordBatch& batch);
   Status WriteSlice(const RecordBatch& batch);
   Status Fail(Status status);
 

@@ -18,6 +18,45 @@ namespace {
 constexpr int64_t kChunkAlignment = 8;
 std::vector<ReadRange> SelectedPages(const OffsetIndex& index, const ReadRange& chunk, int64_t num_rows,
                                      const std::vector<RowRange>& selection);
+// Under read_dictionary: the plan with its BYTE_ARRAY string and binary
+// leaves typed as dictionaries, in the plan and in `columns`, and the
+// types of their ancestors rebuilt around them.
+Status UseDictionaries(FieldPlan* plan, std::vector<ColumnDescriptor>* columns) {
+  switch (plan->kind) {
+    case FieldPlan::Kind::kPrimitive: {
+      ColumnDescriptor& column = (*columns)[static_cast<size_t>(plan->column)];
+      const TypeId id = column.type->id();
+      if (column.physical_type != Type::BYTE_ARRAY || (id != TypeId::kString && id != TypeId::kBinary)) {
+        return Status::OK();
+      }
+      FLOE_ASSIGN_OR_RETURN(column.type, DataType::Dictionary(column.type));
+      plan->field.type = column.type;
+      return Status::OK();
+    }
+    case FieldPlan::Kind::kStruct: {
+      std::vector<Field> fields;
+      for (FieldPlan& child : plan->children) {
+        FLOE_RETURN_IF_ERROR(UseDictionaries(&child, columns));
+        fields.push_back(child.field);
+      }
+      plan->field.type = DataType::Struct(std::move(fields));
+      return Status::OK();
+    }
+    case FieldPlan::Kind::kList:
+      FLOE_RETURN_IF_ERROR(UseDictionaries(&plan->children[0], columns));
+      plan->field.type = DataType::List(plan->children[0].field);
+      return Status::OK();
+    case FieldPlan::Kind::kMap: {
+      const bool keys_sorted = plan->field.type->keys_sorted();
+      for (FieldPlan& child : plan->children) FLOE_RETURN_IF_ERROR(UseDictionaries(&child, columns));
+      FLOE_ASSIGN_OR_RETURN(plan->field.type,
+                            DataType::Map(plan->children[0].field, plan->children[1].field, keys_sorted));
+      return Status::OK();
+    }
+  }
+  return Status::OK();
+}
+
 }  // namespace
 
 struct ParquetRecordBatchReader::RowGroupState {
@@ -60,6 +99,13 @@ Result<std::unique_ptr<ParquetRecordBatchReader>> ParquetRecordBatchReader::Make
     reader->plans_ = ProjectByFieldIds(schema, *reader->options_.field_ids);
   } else {
     reader->plans_ = schema.fields();
+  }
+
+  if (reader->options_.read_dictionary) {
+    reader->dictionary_descriptors_ = schema.columns();
+    for (FieldPlan& plan : reader->plans_) {
+      FLOE_RETURN_IF_ERROR(UseDictionaries(&plan, &reader->dictionary_descriptors_));
+    }
   }
 
   std::vector<Field> fields;
@@ -212,6 +258,10 @@ Result<bool> ParquetRecordBatchReader::StartRowGroup(int row_group) {
   return true;
 }
 
+const std::vector<ColumnDescriptor>& ParquetRecordBatchReader::descriptors() const {
+  return options_.read_dictionary ? dictionary_descriptors_ : file_->schema().columns();
+}
+
 Result<std::unique_ptr<ColumnReader>> ParquetRecordBatchReader::MakeColumnReader(
     size_t i, Buffer chunk, std::unique_ptr<ColumnReader> previous) {
   const ParquetFileReader& f = *file_;
@@ -225,8 +275,8 @@ Result<std::unique_ptr<ColumnReader>> ParquetRecordBatchReader::MakeColumnReader
   FLOE_ASSIGN_OR_RETURN(options.decryptor, f.ColumnDecryptor(rg.row_group, column));
   FLOE_ASSIGN_OR_RETURN(
       auto reader,
-      ColumnReader::Make(f.schema().column(column), *meta, std::move(chunk), range.offset, std::move(options),
-                         f.ColumnChunkContext(rg.row_group, column), std::move(previous)));
+      ColumnReader::Make(descriptors()[static_cast<size_t>(column)], *meta, std::move(chunk), range.offset,
+                         std::move(options), f.ColumnChunkContext(rg.row_group, column), std::move(previous)));
   if (rg.selected && rg.page_index[i].offset_index) reader->SetOffsetIndex(&*rg.page_index[i].offset_index);
   return reader;
 }
@@ -487,7 +537,7 @@ Result<std::optional<RecordBatch>> ParquetRecordBatchReader::Next() {
     std::vector<Array> arrays;
     arrays.reserve(plans_.size());
     for (const FieldPlan& plan : plans_) {
-      auto array = AssembleField(plan, rg.by_column, file_->schema().columns(), want);
+      auto array = AssembleField(plan, rg.by_column, descriptors(), want);
       if (!array.ok()) {
         return array.status().WithContext(
             StrCat("parquet file ", Quote(file_->path()), ": row group ", rg.row_group));

@@ -53,6 +53,14 @@ struct ScanOptions {
   // (docs/decisions/0074-batch-value-bytes.md). A single row over it is
   // Unsupported.
   int64_t max_batch_value_bytes = int64_t{64} << 20;
+  // String and binary columns (BYTE_ARRAY leaves, nested ones included)
+  // come out as dictionary<string> / dictionary<binary> arrays: a batch
+  // holds the int32 indices of dictionary-encoded pages and shares its row
+  // group's dictionary, instead of a copy of every value. Values of pages
+  // written without the dictionary extend that batch's dictionary. Off:
+  // plain string and binary arrays (DecodeDictionaries turns one into the
+  // other).
+  bool read_dictionary = false;
   // Row groups to read, in this order. Unset: all.
   std::optional<std::vector<int>> row_groups;
   // Row groups handed out one at a time, for readers of one file that share
@@ -142,7 +150,12 @@ class ParquetRecordBatchReader : public RecordBatchReader {
   std::shared_ptr<const ParquetFileReader> file_;
   ScanOptions options_;
   std::shared_ptr<const Schema> schema_;
+  // The columns' descriptors: the schema's, or under read_dictionary
+  // copies whose string and binary leaves have dictionary types.
+  const std::vector<ColumnDescriptor>& descriptors() const;
+
   std::vector<FieldPlan> plans_;  // the projected fields (projection.h)
+  std::vector<ColumnDescriptor> dictionary_descriptors_;  // read_dictionary only
   std::vector<int> columns_;  // the leaf columns of those fields, ascending
   std::vector<int> row_groups_;
   size_t next_row_group_ = 0;

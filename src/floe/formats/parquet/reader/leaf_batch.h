@@ -7,10 +7,12 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "floe/base/buffer.h"
 #include "floe/base/result.h"
+#include "floe/columnar/array.h"
 #include "floe/columnar/buffer_builder.h"
 #include "floe/formats/parquet/encoding/byte_array.h"
 
@@ -39,8 +41,12 @@ struct LeafBatch {
   // once instead of growing page by page.
   int64_t values_capacity_hint = 0;
   // string and binary: num_values + 1 int32 offsets from 0, and the bytes.
+  // Dictionary columns: `values` holds num_values int32 indices into
+  // `dictionary` (the chunk's dictionary page; null when it has none)
+  // followed by the values here, which pages without the dictionary added.
   BufferBuilder offsets;
   BufferBuilder data;
+  std::shared_ptr<const ArrayData> dictionary;
   // string and binary: the most bytes `data` may hold (set by the scan, at
   // most what int32 offsets address). A decoder that would pass it sets
   // `data_full` and fails; the scan then reads the batch again, shorter.
@@ -74,6 +80,7 @@ struct LeafBatch {
     def_levels.clear();
     rep_levels.clear();
     borrowed_values = Buffer();  // releases the page it shared
+    dictionary.reset();
     // Finish() empties a builder; what it returns is dropped.
     (void)values.Finish();
     (void)offsets.Finish();

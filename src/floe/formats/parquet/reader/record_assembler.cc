@@ -6,6 +6,7 @@
 
 #include "floe/base/strings.h"
 #include "floe/columnar/bit_util.h"
+#include "floe/formats/parquet/encoding/byte_array.h"
 
 namespace floe::parquet {
 namespace {
@@ -150,11 +151,70 @@ class Assembler {
       return Make(type, slots, {std::move(bitmap), std::move(bits)}, null_count);
     }
 
+    if (type->id() == TypeId::kDictionary) {
+      FLOE_ASSIGN_OR_RETURN(std::shared_ptr<const ArrayData> dictionary, BatchDictionary(type, &leaf));
+      Buffer indices;
+      if (dense) {
+        indices = std::move(dense_values);
+      } else {
+        FLOE_ASSIGN_OR_RETURN(indices, Buffer::Allocate(slots * 4));
+        Spread(dense_values.data(), bitmap.data(), slots, 4, indices.mutable_data());
+      }
+      auto data = std::make_shared<ArrayData>(type, slots, std::vector<Buffer>{std::move(bitmap), std::move(indices)},
+                                              std::vector<std::shared_ptr<const ArrayData>>{}, null_count);
+      data->dictionary = std::move(dictionary);
+      return Array(std::move(data));
+    }
+
     const int64_t width = type->byte_width();
     if (dense) return Make(type, slots, {std::move(bitmap), std::move(dense_values)}, 0);
     FLOE_ASSIGN_OR_RETURN(Buffer values, Buffer::Allocate(slots * width));
     Spread(dense_values.data(), bitmap.data(), slots, width, values.mutable_data());
     return Make(type, slots, {std::move(bitmap), std::move(values)}, null_count);
+  }
+
+  // The dictionary a dictionary column's batch indexes: the chunk's; or,
+  // when pages without the dictionary added values, those values (a chunk
+  // without a dictionary page) or a copy of the chunk's followed by them.
+  static Result<std::shared_ptr<const ArrayData>> BatchDictionary(const TypePtr& type, LeafBatch* leaf) {
+    std::shared_ptr<const ArrayData> chunk = std::move(leaf->dictionary);
+    Buffer added_offsets = leaf->offsets.Finish();
+    Buffer added_data = leaf->data.Finish();
+    if (chunk != nullptr && added_offsets.empty()) return chunk;
+    const int64_t chunk_values = chunk == nullptr ? 0 : chunk->length;
+    const int64_t added_values = added_offsets.empty() ? 0 : added_offsets.size() / 4 - 1;
+    if (chunk_values == 0 && added_values > 0) {  // a chunk without a dictionary: the values are it
+      return std::make_shared<const ArrayData>(
+          type->value_type(), added_values,
+          std::vector<Buffer>{Buffer(), std::move(added_offsets), std::move(added_data)},
+          std::vector<std::shared_ptr<const ArrayData>>{}, 0);
+    }
+    const int32_t* chunk_offsets = nullptr;
+    int64_t chunk_bytes = 0;
+    if (chunk_values > 0) {
+      chunk_offsets = reinterpret_cast<const int32_t*>(chunk->buffers[1].data()) + chunk->offset;
+      chunk_bytes = chunk_offsets[chunk_values] - chunk_offsets[0];
+    }
+    if (chunk_bytes + added_data.size() > encoding::kMaxByteArrayDataSize) {
+      return Status::Unsupported(StrCat("a batch's dictionary of ", chunk_bytes + added_data.size(),
+                                        " bytes, more than int32 offsets address"));
+    }
+    FLOE_ASSIGN_OR_RETURN(Buffer offsets, Buffer::Allocate((chunk_values + added_values + 1) * 4));
+    FLOE_ASSIGN_OR_RETURN(Buffer data, Buffer::Allocate(chunk_bytes + added_data.size()));
+    auto* out = reinterpret_cast<int32_t*>(offsets.mutable_data());
+    out[0] = 0;
+    for (int64_t i = 0; i < chunk_values; ++i) out[i + 1] = chunk_offsets[i + 1] - chunk_offsets[0];
+    if (chunk_bytes > 0) std::memcpy(data.mutable_data(), chunk->buffers[2].data() + chunk_offsets[0], chunk_bytes);
+    const auto* added = reinterpret_cast<const int32_t*>(added_offsets.data());
+    for (int64_t i = 0; i < added_values; ++i) {
+      out[chunk_values + i + 1] = static_cast<int32_t>(chunk_bytes + added[i + 1]);
+    }
+    if (added_data.size() > 0) {
+      std::memcpy(data.mutable_data() + chunk_bytes, added_data.data(), static_cast<size_t>(added_data.size()));
+    }
+    return std::make_shared<const ArrayData>(type->value_type(), chunk_values + added_values,
+                                             std::vector<Buffer>{Buffer(), std::move(offsets), std::move(data)},
+                                             std::vector<std::shared_ptr<const ArrayData>>{}, 0);
   }
 
   // Copies dense values to their slots; null slots are zeroed.

@@ -53,6 +53,7 @@ Decimal128Value BigEndianToInt128(const uint8_t* bytes, int32_t size) {
 
 int32_t OutputValueWidth(const ColumnDescriptor& column) {
   if (column.type->id() == TypeId::kBool) return 1;
+  if (column.type->id() == TypeId::kDictionary) return 4;  // the int32 indices
   return column.type->byte_width();
 }
 

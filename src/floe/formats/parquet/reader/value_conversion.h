@@ -17,7 +17,7 @@
 namespace floe::parquet {
 
 // Bytes one value of `column` takes in floe's layout (bool: 1, one byte per
-// value in a LeafBatch; string/binary: -1).
+// value in a LeafBatch; dictionary: 4, its int32 indices; string/binary: -1).
 int32_t OutputValueWidth(const ColumnDescriptor& column);
 
 // Converts n values of physical type T (int32_t, int64_t, encoding::Int96,

@@ -8,7 +8,9 @@ namespace floe::parquet {
 std::unique_ptr<ValueDecoder> MakeValueDecoder(const ColumnDescriptor& column) {
   switch (column.physical_type) {
     case Type::BOOLEAN: return MakeBooleanValueDecoder(column);
-    case Type::BYTE_ARRAY: return MakeByteArrayValueDecoder(column);
+    case Type::BYTE_ARRAY:
+      if (column.type->id() == TypeId::kDictionary) return MakeByteArrayDictionaryDecoder(column);
+      return MakeByteArrayValueDecoder(column);
     case Type::FIXED_LEN_BYTE_ARRAY: return MakeFixedLenByteArrayValueDecoder(column);
     default: return MakeFixedValueDecoder(column);
   }

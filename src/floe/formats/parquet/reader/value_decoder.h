@@ -57,6 +57,8 @@ std::unique_ptr<ValueDecoder> MakeBooleanValueDecoder(const ColumnDescriptor& co
 std::unique_ptr<ValueDecoder> MakeFixedValueDecoder(const ColumnDescriptor& column);
 std::unique_ptr<ValueDecoder> MakeByteArrayValueDecoder(const ColumnDescriptor& column);
 std::unique_ptr<ValueDecoder> MakeFixedLenByteArrayValueDecoder(const ColumnDescriptor& column);
+// BYTE_ARRAY columns whose floe type is a dictionary (value_decoder_dictionary.cc).
+std::unique_ptr<ValueDecoder> MakeByteArrayDictionaryDecoder(const ColumnDescriptor& column);
 
 // Shared by the implementations.
 Status UnsupportedEncoding(const ColumnDescriptor& column, Encoding encoding);
