@@ -119,16 +119,20 @@ Status AddValues(const Array& a, Aggregate* out) {
   return Status::OK();
 }
 
-// Strings are read as dictionaries where the file's string chunks all have
-// a dictionary page, as an engine that keeps dictionaries would (DuckDB
+// Strings are read as dictionaries where the scanned column's string chunks
+// all have a dictionary page, as an engine that keeps dictionaries would (DuckDB
 // does); elsewhere a dictionary would only add an index per value.
 // FLOE_SCAN_READ_DICTIONARY=0 reads them as plain strings always.
-bool ReadDictionary(const parquet::ParquetFileReader& file) {
+bool ReadDictionary(const parquet::ParquetFileReader& file, const std::string& column) {
   const char* setting = std::getenv("FLOE_SCAN_READ_DICTIONARY");
   if (setting != nullptr && std::string(setting) == "0") return false;
   bool any = false;
   for (int c = 0; c < file.schema().num_columns(); ++c) {
-    if (file.schema().column(c).physical_type != parquet::Type::BYTE_ARRAY) continue;
+    const parquet::ColumnDescriptor& leaf = file.schema().column(c);
+    // The scanned column's string leaves: the column itself or those under it.
+    const std::string path = leaf.dotted_path();
+    const bool scanned = path == column || path.starts_with(column + ".");
+    if (!scanned || leaf.physical_type != parquet::Type::BYTE_ARRAY) continue;
     for (int rg = 0; rg < file.num_row_groups(); ++rg) {
       auto meta = file.ColumnChunkMeta(rg, c);
       if (!meta.ok() || !(*meta)->dictionary_page_offset) return false;
@@ -142,7 +146,7 @@ Status ScanRowGroups(std::shared_ptr<const parquet::ParquetFileReader> file, con
                      std::atomic<int>* next_row_group, Aggregate* out) {
   parquet::ScanOptions options;
   options.columns = std::vector<std::string>{column};
-  options.read_dictionary = ReadDictionary(*file);
+  options.read_dictionary = ReadDictionary(*file, column);
   const int row_groups = file->num_row_groups();
   options.next_row_group = [next_row_group, row_groups]() -> std::optional<int> {
     const int rg = next_row_group->fetch_add(1, std::memory_order_relaxed);

@@ -5,6 +5,7 @@
 // encrypted seeds. Then what pruning reads beside the data: each chunk's
 // page index, the statistics of each of its pages, and its bloom filter;
 // and each chunk's page headers walked as `floe parquet pages` lists them.
+// Inputs of odd size read their strings as dictionary arrays.
 // Any error is fine; a crash, UB, leak or an array that fails validation is
 // not.
 
@@ -44,6 +45,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::shared_ptr<const floe::parquet::ParquetFileReader> file(std::move(*opened));
   floe::parquet::ScanOptions scan;
   scan.batch_size = 97;
+  // Half the inputs read strings as dictionary arrays (their indices, the
+  // dictionary page kept, pages without it extending the dictionary).
+  scan.read_dictionary = size % 2 == 1;
   auto reader = floe::parquet::ParquetRecordBatchReader::Make(file, scan);
   if (reader.ok()) {
     // Bound the work per input: a tiny file may declare billions of rows.

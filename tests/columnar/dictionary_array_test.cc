@@ -376,6 +376,31 @@ TEST(DecodeDictionariesTest, DecodesMapKeysAndValues) {
   EXPECT_EQ(Strings(whole.list_values().field(1)), (std::vector<std::string>{"v1", "<null>", "v1"}));
 }
 
+TEST(DictionaryValidateTest, RejectsAMapKeyThatIsNullThroughItsDictionary) {
+  const Array keys = Encoded(Values({"k1", std::nullopt}), {0, 1});  // both indices valid; value 1 is null
+  const Array items = Values({"v1", "v2"});
+  const TypePtr map_type = DataType::Map(keys.type(), DataType::Utf8());
+  const TypePtr entries_type = map_type->field(0).type;
+  auto entries =
+      std::make_shared<const ArrayData>(entries_type, 2, std::vector<Buffer>{Buffer()},
+                                        std::vector<std::shared_ptr<const ArrayData>>{keys.data(), items.data()}, 0);
+  BufferBuilder offsets;
+  for (const int32_t o : {0, 2}) ASSERT_TRUE(offsets.Append(&o, sizeof o).ok());
+  const Array map(std::make_shared<const ArrayData>(map_type, 1, std::vector<Buffer>{Buffer(), offsets.Finish()},
+                                                    std::vector<std::shared_ptr<const ArrayData>>{entries}, 0));
+  const Status status = map.Validate();
+  EXPECT_TRUE(status.IsCorrupt()) << status.ToString();
+  EXPECT_NE(status.message().find("map key 1 is null through its dictionary"), std::string::npos) << status.ToString();
+  // The same map without the null value is valid.
+  const Array good_keys = Encoded(Values({"k1", "k2"}), {0, 1});
+  auto good_entries = std::make_shared<const ArrayData>(
+      DataType::Map(good_keys.type(), DataType::Utf8())->field(0).type, 2, std::vector<Buffer>{Buffer()},
+      std::vector<std::shared_ptr<const ArrayData>>{good_keys.data(), items.data()}, 0);
+  const Array good(std::make_shared<const ArrayData>(map_type, 1, map.data()->buffers,
+                                                     std::vector<std::shared_ptr<const ArrayData>>{good_entries}, 0));
+  EXPECT_TRUE(good.Validate().ok()) << good.Validate().ToString();
+}
+
 // ---- Null arrays ----
 
 TEST(DictionaryNullArrayTest, HasNullIndicesAndAnEmptyDictionary) {

@@ -14,6 +14,7 @@
 #include "floe/columnar/batch_printer.h"
 #include "floe/columnar/builder.h"
 #include "floe/columnar/take.h"
+#include "floe/formats/parquet/field_annotation.h"
 #include "floe/formats/parquet/file_reader.h"
 #include "floe/formats/parquet/record_batch_reader.h"
 #include "floe/io/file_io.h"
@@ -97,6 +98,7 @@ void ExpectRows(const std::vector<RecordBatch>& batches, int64_t first, int64_t 
 TEST(ParquetReadDictionaryTest, EveryParquetTestingFileReadsToTheSameValues) {
   int files = 0;
   int dictionary_columns = 0;
+  int variants = 0;
   for (const std::string sub : {"/data", "/variant", "/shredded_variant"}) {
     for (const std::string& path : testing::FilesEndingWith(testing::ParquetTestingDir() + sub, ".parquet")) {
       SCOPED_TRACE(path);
@@ -117,6 +119,12 @@ TEST(ParquetReadDictionaryTest, EveryParquetTestingFileReadsToTheSameValues) {
         EXPECT_EQ(dict.field_id, plain.field_id);
         EXPECT_EQ(dict.metadata, plain.metadata);
         dictionary_columns += CountDictionaries(dict.type);
+        for (const auto& [key, value] : plain.metadata) {
+          if (key == kLogicalTypeKey && value.starts_with("VARIANT")) {
+            EXPECT_EQ(CountDictionaries(dict.type), 0) << "a VARIANT stays as stored: " << dict.type->ToString();
+            ++variants;
+          }
+        }
       }
       auto plain = ReadAllBatches(*file);
       auto dict = ReadAllBatches(*file, Dictionaries());
@@ -143,6 +151,7 @@ TEST(ParquetReadDictionaryTest, EveryParquetTestingFileReadsToTheSameValues) {
   }
   EXPECT_GT(files, 50);
   EXPECT_GT(dictionary_columns, 50);
+  EXPECT_GT(variants, 10);
 }
 
 TEST(ParquetReadDictionaryTest, NestedStringsBecomeDictionariesInPlace) {
@@ -207,6 +216,66 @@ TEST(ParquetReadDictionaryTest, PagesWrittenWithoutTheDictionaryExtendIt) {
   EXPECT_EQ(s.dictionary().length(), s.length() - s.null_count());
 }
 
+TEST(ParquetReadDictionaryTest, BatchesOverTheByteCapAreReadAgainShorter) {
+  floe::testing::TempDir dir;
+  WriterOptions fallback;
+  fallback.dictionary_page_size_limit = 4096;
+  fallback.page_rows = 50;
+  auto file = Open(WriteStrings(dir, "capped.parquet", 6'000, 3'000, fallback));
+  ASSERT_TRUE(file.ok());
+  // Only the values of pages without the dictionary count against the cap:
+  // 1,000 rows of them are 24,000 bytes, over 4,096.
+  ScanOptions scan = Dictionaries(1'000);
+  scan.max_batch_value_bytes = 4096;
+  auto batches = ReadAllBatches(*file, scan);
+  ASSERT_TRUE(batches.ok()) << batches.status().ToString();
+  ExpectRows(*batches, 0, 6'000, 3'000);
+  EXPECT_EQ((*batches)[0].num_rows(), 1'000);  // dictionary-encoded rows: indices only
+  EXPECT_LT(batches->back().num_rows(), 1'000);
+  for (const RecordBatch& batch : *batches) {
+    const Array dictionary = batch.column(1).dictionary();
+    const int64_t chunk_values = (*batches)[0].column(1).dictionary().length();
+    const int32_t* offsets = dictionary.ValueOffsets();
+    EXPECT_LE(offsets[dictionary.length()] - offsets[chunk_values], 4096);
+  }
+}
+
+TEST(ParquetReadDictionaryTest, SelectionsAcrossTheFallbackKeepTheirValues) {
+  floe::testing::TempDir dir;
+  for (const bool page_index : {true, false}) {
+    SCOPED_TRACE(page_index ? "with a page index" : "without");
+    WriterOptions fallback;
+    fallback.dictionary_page_size_limit = 4096;
+    fallback.page_rows = 50;
+    fallback.page_index = page_index;
+    auto file = Open(WriteStrings(dir, StrCat("selected-", page_index, ".parquet"), 6'000, 3'000, fallback));
+    ASSERT_TRUE(file.ok());
+    ScanOptions scan = Dictionaries(700);
+    scan.row_selection[0] = {RowRange{10, 30}, RowRange{990, 1'150}, RowRange{1'190, 1'210}, RowRange{5'990, 6'000}};
+    auto batches = ReadAllBatches(*file, scan);
+    ASSERT_TRUE(batches.ok()) << batches.status().ToString();
+    std::vector<int64_t> expected;
+    for (const RowRange& range : scan.row_selection[0]) {
+      for (int64_t id = range.begin; id < range.end; ++id) expected.push_back(id);
+    }
+    size_t row = 0;
+    for (const RecordBatch& batch : *batches) {
+      const Array& s = batch.column(1);
+      ASSERT_TRUE(s.Validate().ok()) << s.Validate().ToString();
+      for (int64_t r = 0; r < batch.num_rows(); ++r, ++row) {
+        ASSERT_LT(row, expected.size());
+        const int64_t id = expected[row];
+        ASSERT_EQ(batch.column(0).Values<int64_t>()[r], id);
+        ASSERT_EQ(s.IsNull(r), id % 7 == 3) << "row " << id;
+        if (s.IsValid(r)) {
+          ASSERT_EQ(s.dictionary().GetString(s.DictionaryIndices()[r]), Value(id, 3'000)) << "row " << id;
+        }
+      }
+    }
+    EXPECT_EQ(row, expected.size());
+  }
+}
+
 TEST(ParquetReadDictionaryTest, RowSelectionsReadOnlyTheirIndices) {
   floe::testing::TempDir dir;
   WriterOptions options;
@@ -242,14 +311,22 @@ TEST(ParquetReadDictionaryTest, DictionaryColumnsAreWrittenAsTheirValues) {
   floe::testing::TempDir dir;
   WriterOptions fallback;
   fallback.dictionary_page_size_limit = 4096;
-  auto source = Open(WriteStrings(dir, "source.parquet", 4'000, 1'500, fallback));
+  fallback.page_rows = 50;
+  auto source = Open(WriteStrings(dir, "source.parquet", 10'000, 1'500, fallback));
   ASSERT_TRUE(source.ok());
   auto reader = ParquetRecordBatchReader::Make(*source, Dictionaries(900));
   ASSERT_TRUE(reader.ok());
   auto dict = ReadAllBatches(*source, Dictionaries(900));
   ASSERT_TRUE(dict.ok());
+  // Some batches one by one, the rest as one batch of several slices the
+  // writer decodes in turn.
+  std::vector<RecordBatch> batches(dict->begin(), dict->begin() + 2);
+  auto rest = ConcatenateRows(std::span<const RecordBatch>(dict->data() + 2, dict->size() - 2));
+  ASSERT_TRUE(rest.ok()) << rest.status().ToString();
+  ASSERT_GT(rest->num_rows(), 4'096);
+  batches.push_back(*rest);
   const std::string copy = dir.Join("copy.parquet");
-  auto written = testing::WriteFile(copy, (*reader)->schema(), *dict);
+  auto written = testing::WriteFile(copy, (*reader)->schema(), batches);
   ASSERT_TRUE(written.ok()) << written.status().ToString();
 
   auto copied = Open(copy);

@@ -157,6 +157,13 @@ class Validator {
     if (key_range.null_count() != 0) {
       return Error("map keys have ", key_range.null_count(), " nulls (", keys.type->ToString(), " keys)");
     }
+    if (keys.type->id() == TypeId::kDictionary) {  // a valid index may still name a null value
+      for (int64_t i = 0; i < values.length; ++i) {
+        if (layout::IsNullAt(keys, values.offset + i)) {
+          return Error("map key ", i, " is null through its dictionary (", keys.type->ToString(), " keys)");
+        }
+      }
+    }
     return Status::OK();
   }
 

@@ -120,7 +120,10 @@ class ParquetFileWriter {
   // the schema's (checked before anything is written: the writer stays
   // usable) or a non-nullable field holds a null; storage errors (IOError)
   // propagate. Every error but the schema check leaves the writer unusable.
-  // Dictionary columns are written as the values they index.
+  // Dictionary columns (a writer opened with a schema that has them) are
+  // written as the values they index, decoded a slice of rows at a time;
+  // InvalidArgument when an index lies outside its dictionary or a single
+  // row's values pass 2^31 - 1 bytes.
   Status Write(const RecordBatch& batch);
 
   // Ends the current row group now (a no-op when it is empty).
@@ -145,6 +148,8 @@ class ParquetFileWriter {
   explicit ParquetFileWriter(std::unique_ptr<State> state);
   // Write() once dictionaries are decoded: the rows, a row group's room at a time.
   Status WriteRows(const RecordBatch& batch);
+  // `slice` with its dictionary columns decoded, under the plain schema.
+  Result<RecordBatch> DecodeSlice(const RecordBatch& slice) const;
   Status WriteSlice(const RecordBatch& batch);
   Status Fail(Status status);
 

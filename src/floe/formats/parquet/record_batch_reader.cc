@@ -6,6 +6,7 @@
 
 #include "floe/base/strings.h"
 #include "floe/formats/parquet/bloom_filter_reader.h"
+#include "floe/formats/parquet/field_annotation.h"
 #include "floe/formats/parquet/page_index.h"
 #include "floe/formats/parquet/projection.h"
 #include "floe/formats/parquet/reader/column_reader.h"
@@ -34,6 +35,11 @@ Status UseDictionaries(FieldPlan* plan, std::vector<ColumnDescriptor>* columns) 
       return Status::OK();
     }
     case FieldPlan::Kind::kStruct: {
+      // A VARIANT's binary metadata and values stay binary: its readers
+      // (variant/) take them as they are stored.
+      for (const auto& [key, value] : plan->field.metadata) {
+        if (key == kLogicalTypeKey && value.starts_with("VARIANT")) return Status::OK();
+      }
       std::vector<Field> fields;
       for (FieldPlan& child : plan->children) {
         FLOE_RETURN_IF_ERROR(UseDictionaries(&child, columns));

@@ -57,9 +57,11 @@ struct ScanOptions {
   // come out as dictionary<string> / dictionary<binary> arrays: a batch
   // holds the int32 indices of dictionary-encoded pages and shares its row
   // group's dictionary, instead of a copy of every value. Values of pages
-  // written without the dictionary extend that batch's dictionary. Off:
-  // plain string and binary arrays (DecodeDictionaries turns one into the
-  // other).
+  // written without the dictionary extend a copy of it for that batch,
+  // and only those values count against max_batch_value_bytes: the indices
+  // of a batch may stand for far more bytes (DecodeDictionaries on such a
+  // batch can fail past 2^31 - 1). A VARIANT's leaves stay binary. Off:
+  // plain string and binary arrays.
   bool read_dictionary = false;
   // Row groups to read, in this order. Unset: all.
   std::optional<std::vector<int>> row_groups;

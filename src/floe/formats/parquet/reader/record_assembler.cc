@@ -196,8 +196,9 @@ class Assembler {
       chunk_bytes = chunk_offsets[chunk_values] - chunk_offsets[0];
     }
     if (chunk_bytes + added_data.size() > encoding::kMaxByteArrayDataSize) {
-      return Status::Unsupported(StrCat("a batch's dictionary of ", chunk_bytes + added_data.size(),
-                                        " bytes, more than int32 offsets address"));
+      // The decoder keeps the added values below what the chunk's leave.
+      return Status::Internal(StrCat("a batch's dictionary of ", chunk_bytes + added_data.size(),
+                                     " bytes, more than int32 offsets address"));
     }
     FLOE_ASSIGN_OR_RETURN(Buffer offsets, Buffer::Allocate((chunk_values + added_values + 1) * 4));
     FLOE_ASSIGN_OR_RETURN(Buffer data, Buffer::Allocate(chunk_bytes + added_data.size()));

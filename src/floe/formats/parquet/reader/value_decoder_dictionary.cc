@@ -7,6 +7,7 @@
 // the batch, so a chunk without a dictionary costs the plain read and an
 // index per value.
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -38,6 +39,7 @@ class ByteArrayDictionaryDecoder final : public ValueDecoder {
     encoding::PlainByteArrayDecoder plain;
     plain.Init(data);
     FLOE_ASSIGN_OR_RETURN(ByteArrayBatch values, plain.Decode(num_values));
+    dictionary_bytes_ = values.data.size();
     dictionary_ = std::make_shared<const ArrayData>(
         column_.type->value_type(), num_values,
         std::vector<Buffer>{Buffer(), std::move(values.offsets), std::move(values.data)},
@@ -69,6 +71,9 @@ class ByteArrayDictionaryDecoder final : public ValueDecoder {
     if (first + n > encoding::kMaxByteArrayDataSize) {
       return Status::Unsupported(StrCat("a dictionary of ", first + n, " values, more than int32 indices address"));
     }
+    // A batch's dictionary holds the chunk's values and these: together
+    // within int32 offsets, or the batch is read again, shorter.
+    out->max_data_bytes = std::min(out->max_data_bytes, encoding::kMaxByteArrayDataSize - dictionary_bytes_);
     FLOE_RETURN_IF_ERROR(plain_values_->Decode(n, out));
     for (int64_t i = 0; i < n; ++i) indices[i] = static_cast<int32_t>(first + i);
     out->values.UnsafeAdvance(n * 4);
@@ -89,6 +94,7 @@ class ByteArrayDictionaryDecoder final : public ValueDecoder {
   const ColumnDescriptor column_;
   Encoding encoding_ = Encoding::PLAIN;
   std::shared_ptr<const ArrayData> dictionary_;  // the chunk's dictionary page, once read
+  int64_t dictionary_bytes_ = 0;                 // the bytes of its values
   encoding::DictionaryIndexDecoder indices_;
   const std::unique_ptr<ValueDecoder> plain_values_;  // the pages without the dictionary
 };
