@@ -76,6 +76,17 @@ std::string WriteStrings(const floe::testing::TempDir& dir, const std::string& n
   return path;
 }
 
+// Options under which WriteStrings' column starts with a dictionary and
+// falls back to PLAIN pages once the values turn distinct (row 1,000): a
+// 4 KB dictionary, and pages of 50 rows so that dictionary pages are
+// written before the fallback.
+WriterOptions FallingBack() {
+  WriterOptions options;
+  options.dictionary_page_size_limit = 4096;
+  options.page_rows = 50;
+  return options;
+}
+
 // The batches' rows are WriteStrings' rows `first`, `first` + 1, ...
 void ExpectRows(const std::vector<RecordBatch>& batches, int64_t first, int64_t rows, int64_t distinct) {
   int64_t id = first;
@@ -185,9 +196,7 @@ TEST(ParquetReadDictionaryTest, PagesWrittenWithoutTheDictionaryExtendIt) {
   floe::testing::TempDir dir;
   // 3,000 distinct values outgrow a 4 KB dictionary: the writer falls back
   // to PLAIN pages partway through the chunk.
-  WriterOptions fallback;
-  fallback.dictionary_page_size_limit = 4096;
-  fallback.page_rows = 50;  // dictionary pages are written before the fallback
+  WriterOptions fallback = FallingBack();
   const std::string path = WriteStrings(dir, "fallback.parquet", 6'000, 3'000, fallback);
   auto file = Open(path);
   ASSERT_TRUE(file.ok());
@@ -218,9 +227,7 @@ TEST(ParquetReadDictionaryTest, PagesWrittenWithoutTheDictionaryExtendIt) {
 
 TEST(ParquetReadDictionaryTest, BatchesOverTheByteCapAreReadAgainShorter) {
   floe::testing::TempDir dir;
-  WriterOptions fallback;
-  fallback.dictionary_page_size_limit = 4096;
-  fallback.page_rows = 50;
+  WriterOptions fallback = FallingBack();
   auto file = Open(WriteStrings(dir, "capped.parquet", 6'000, 3'000, fallback));
   ASSERT_TRUE(file.ok());
   // Only the values of pages without the dictionary count against the cap:
@@ -244,9 +251,7 @@ TEST(ParquetReadDictionaryTest, SelectionsAcrossTheFallbackKeepTheirValues) {
   floe::testing::TempDir dir;
   for (const bool page_index : {true, false}) {
     SCOPED_TRACE(page_index ? "with a page index" : "without");
-    WriterOptions fallback;
-    fallback.dictionary_page_size_limit = 4096;
-    fallback.page_rows = 50;
+    WriterOptions fallback = FallingBack();
     fallback.page_index = page_index;
     auto file = Open(WriteStrings(dir, StrCat("selected-", page_index, ".parquet"), 6'000, 3'000, fallback));
     ASSERT_TRUE(file.ok());
@@ -293,8 +298,7 @@ TEST(ParquetReadDictionaryTest, RowSelectionsReadOnlyTheirIndices) {
 
 TEST(ParquetReadDictionaryTest, ConcatenatedBatchesKeepTheirValues) {
   floe::testing::TempDir dir;
-  WriterOptions fallback;
-  fallback.dictionary_page_size_limit = 4096;
+  WriterOptions fallback = FallingBack();
   auto file = Open(WriteStrings(dir, "concatenated.parquet", 3'000, 2'000, fallback));
   ASSERT_TRUE(file.ok());
   auto dict = ReadAllBatches(*file, Dictionaries(700));
@@ -309,9 +313,7 @@ TEST(ParquetReadDictionaryTest, ConcatenatedBatchesKeepTheirValues) {
 
 TEST(ParquetReadDictionaryTest, DictionaryColumnsAreWrittenAsTheirValues) {
   floe::testing::TempDir dir;
-  WriterOptions fallback;
-  fallback.dictionary_page_size_limit = 4096;
-  fallback.page_rows = 50;
+  WriterOptions fallback = FallingBack();
   auto source = Open(WriteStrings(dir, "source.parquet", 10'000, 1'500, fallback));
   ASSERT_TRUE(source.ok());
   auto reader = ParquetRecordBatchReader::Make(*source, Dictionaries(900));

@@ -64,5 +64,9 @@ std::unique_ptr<ValueDecoder> MakeByteArrayDictionaryDecoder(const ColumnDescrip
 Status UnsupportedEncoding(const ColumnDescriptor& column, Encoding encoding);
 Status MissingDictionary();
 bool IsDictionaryEncoding(Encoding encoding);
+// A BYTE_ARRAY dictionary page's `num_values` PLAIN values. Unsupported for
+// another encoding; Corrupt when the data holds fewer.
+Result<encoding::ByteArrayBatch> DecodeByteArrayDictionaryPage(const ColumnDescriptor& column, Encoding encoding,
+                                                               std::span<const uint8_t> data, int64_t num_values);
 
 }  // namespace floe::parquet

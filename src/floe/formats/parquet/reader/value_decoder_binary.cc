@@ -50,16 +50,7 @@ class ByteArrayValueDecoder final : public ValueDecoder {
       : column_(column), decimal_(column.conversion == ValueConversion::kDecimalFromBytes) {}
 
   Status SetDictionary(Encoding encoding, std::span<const uint8_t> data, int64_t num_values) override {
-    if (encoding != Encoding::PLAIN && encoding != Encoding::PLAIN_DICTIONARY) {
-      return UnsupportedEncoding(column_, encoding);
-    }
-    // Every value takes at least its 4-byte length.
-    if (num_values > static_cast<int64_t>(data.size() / 4)) {
-      return Status::Corrupt(StrCat("dictionary page declares ", num_values, " values in ", data.size(), " bytes"));
-    }
-    encoding::PlainByteArrayDecoder plain;
-    plain.Init(data);
-    FLOE_ASSIGN_OR_RETURN(dictionary_, plain.Decode(num_values));
+    FLOE_ASSIGN_OR_RETURN(dictionary_, DecodeByteArrayDictionaryPage(column_, encoding, data, num_values));
     short_dictionary_ = false;
     if (!decimal_) {
       int32_t longest = 0;
@@ -355,6 +346,20 @@ class FixedLenByteArrayValueDecoder final : public ValueDecoder {
 };
 
 }  // namespace
+
+Result<ByteArrayBatch> DecodeByteArrayDictionaryPage(const ColumnDescriptor& column, Encoding encoding,
+                                                     std::span<const uint8_t> data, int64_t num_values) {
+  if (encoding != Encoding::PLAIN && encoding != Encoding::PLAIN_DICTIONARY) {
+    return UnsupportedEncoding(column, encoding);
+  }
+  // Every value takes at least its 4-byte length.
+  if (num_values > static_cast<int64_t>(data.size() / 4)) {
+    return Status::Corrupt(StrCat("dictionary page declares ", num_values, " values in ", data.size(), " bytes"));
+  }
+  encoding::PlainByteArrayDecoder plain;
+  plain.Init(data);
+  return plain.Decode(num_values);
+}
 
 std::unique_ptr<ValueDecoder> MakeByteArrayValueDecoder(const ColumnDescriptor& column) {
   return std::make_unique<ByteArrayValueDecoder>(column);

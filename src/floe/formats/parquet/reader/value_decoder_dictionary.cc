@@ -15,7 +15,6 @@
 #include "floe/base/buffer.h"
 #include "floe/base/strings.h"
 #include "floe/formats/parquet/encoding/dictionary.h"
-#include "floe/formats/parquet/encoding/plain.h"
 #include "floe/formats/parquet/reader/value_decoder.h"
 
 namespace floe::parquet {
@@ -29,16 +28,7 @@ class ByteArrayDictionaryDecoder final : public ValueDecoder {
       : column_(column), plain_values_(MakeByteArrayValueDecoder(PlainColumn(column))) {}
 
   Status SetDictionary(Encoding encoding, std::span<const uint8_t> data, int64_t num_values) override {
-    if (encoding != Encoding::PLAIN && encoding != Encoding::PLAIN_DICTIONARY) {
-      return UnsupportedEncoding(column_, encoding);
-    }
-    // Every value takes at least its 4-byte length.
-    if (num_values > static_cast<int64_t>(data.size() / 4)) {
-      return Status::Corrupt(StrCat("dictionary page declares ", num_values, " values in ", data.size(), " bytes"));
-    }
-    encoding::PlainByteArrayDecoder plain;
-    plain.Init(data);
-    FLOE_ASSIGN_OR_RETURN(ByteArrayBatch values, plain.Decode(num_values));
+    FLOE_ASSIGN_OR_RETURN(ByteArrayBatch values, DecodeByteArrayDictionaryPage(column_, encoding, data, num_values));
     dictionary_bytes_ = values.data.size();
     dictionary_ = std::make_shared<const ArrayData>(
         column_.type->value_type(), num_values,
