@@ -401,6 +401,47 @@ TEST(DictionaryValidateTest, RejectsAMapKeyThatIsNullThroughItsDictionary) {
   EXPECT_TRUE(good.Validate().ok()) << good.Validate().ToString();
 }
 
+TEST(ForEachDecodedSliceTest, HandsOverDecodedSlicesInOrder) {
+  const Array dict = Values({"a", "bb", "ccc"});
+  std::vector<std::optional<int32_t>> indices;
+  for (int i = 0; i < 10; ++i) indices.push_back(i % 4 == 3 ? std::nullopt : std::optional<int32_t>(i % 3));
+  const RecordBatch batch = OneColumnBatch("s", Encoded(dict, indices));
+  std::vector<int64_t> sizes;
+  std::vector<std::string> values;
+  const Status status = ForEachDecodedSlice(batch, 4, [&](const RecordBatch& slice) {
+    EXPECT_TRUE(TypeEquals(slice.schema().field(0).type, DataType::Utf8()));
+    sizes.push_back(slice.num_rows());
+    for (const std::string& v : Strings(slice.column(0))) values.push_back(v);
+    return Status::OK();
+  });
+  ASSERT_TRUE(status.ok()) << status.ToString();
+  EXPECT_EQ(sizes, (std::vector<int64_t>{4, 4, 2}));
+  EXPECT_EQ(values, (std::vector<std::string>{"a", "bb", "ccc", "<null>", "bb", "ccc", "a", "<null>", "ccc", "a"}));
+}
+
+TEST(ForEachDecodedSliceTest, HalvesASliceThatCannotBeDecodedAndStopsAtTheRowThatCannot) {
+  // Row 5's index lies outside the dictionary (an unvalidated array): the
+  // slice of 10 rows is halved, rows 0-4 go through, and row 5 alone fails.
+  std::vector<std::optional<int32_t>> indices(10, 0);
+  indices[5] = 7;
+  const RecordBatch batch = OneColumnBatch("s", Encoded(Values({"a"}), indices));
+  std::vector<int64_t> sizes;
+  const Status status = ForEachDecodedSlice(batch, 10, [&](const RecordBatch& slice) {
+    sizes.push_back(slice.num_rows());
+    return Status::OK();
+  });
+  EXPECT_TRUE(status.IsInvalidArgument()) << status.ToString();
+  EXPECT_NE(status.message().find("index 7"), std::string::npos) << status.ToString();
+  EXPECT_EQ(sizes, (std::vector<int64_t>{5}));
+  // An error of the writer ends the walk.
+  int calls = 0;
+  const Status stopped = ForEachDecodedSlice(
+      OneColumnBatch("s", Encoded(Values({"a"}), {0, 0, 0})), 1,
+      [&](const RecordBatch&) { return ++calls == 2 ? Status::IOError("disk full") : Status::OK(); });
+  EXPECT_TRUE(stopped.IsIOError());
+  EXPECT_EQ(calls, 2);
+}
+
 // ---- Null arrays ----
 
 TEST(DictionaryNullArrayTest, HasNullIndicesAndAnEmptyDictionary) {

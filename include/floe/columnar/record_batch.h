@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <span>
@@ -92,5 +93,16 @@ class VectorRecordBatchReader final : public RecordBatchReader {
   std::vector<RecordBatch> batches_;
   size_t next_ = 0;
 };
+
+// Hands `write` the rows of `batch` in order, at most `max_rows` (>= 1) at a
+// time, each slice with its dictionary columns decoded (DecodeDictionaries,
+// under `batch`'s schema WithoutDictionaries): how a writer of values takes
+// batches of indices that may stand for more bytes than one array holds.
+// A slice whose values pass what int32 offsets address is halved.
+// InvalidArgument when a single row's values do not fit or an index lies
+// outside its dictionary; `write`'s errors as it returns them (no later
+// slice is written).
+Status ForEachDecodedSlice(const RecordBatch& batch, int64_t max_rows,
+                           const std::function<Status(const RecordBatch&)>& write);
 
 }  // namespace floe

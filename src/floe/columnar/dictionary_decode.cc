@@ -4,12 +4,15 @@
 // spans only (offset 0), so decoding a small slice of a large batch costs the
 // slice.
 
+#include <algorithm>
 #include <cstring>
+#include <functional>
 
 #include "floe/base/strings.h"
 #include "floe/columnar/array.h"
 #include "floe/columnar/builder_binary.h"
 #include "floe/columnar/layout.h"
+#include "floe/columnar/record_batch.h"
 
 namespace floe {
 namespace {
@@ -116,5 +119,34 @@ Result<Array> Decode(const Array& array) {
 }  // namespace
 
 Result<Array> DecodeDictionaries(const Array& array) { return Decode(array); }
+
+Status ForEachDecodedSlice(const RecordBatch& batch, int64_t max_rows,
+                           const std::function<Status(const RecordBatch&)>& write) {
+  if (max_rows < 1) return Status::InvalidArgument(StrCat("slices of ", max_rows, " rows"));
+  std::vector<Field> fields = batch.schema().fields;
+  for (Field& field : fields) field.type = WithoutDictionaries(field.type);
+  const auto schema = std::make_shared<const Schema>(std::move(fields), batch.schema().metadata);
+  for (int64_t start = 0; start < batch.num_rows();) {
+    int64_t rows = std::min(max_rows, batch.num_rows() - start);
+    std::vector<Array> columns;
+    while (true) {
+      const RecordBatch slice = batch.Slice(start, rows);
+      columns.clear();
+      Status decoded;
+      for (int c = 0; c < slice.num_columns() && decoded.ok(); ++c) {
+        Result<Array> column = DecodeDictionaries(slice.column(c));
+        decoded = column.status();
+        if (column.ok()) columns.push_back(std::move(*column));
+      }
+      if (decoded.ok()) break;
+      if (!decoded.IsInvalidArgument() || rows == 1) return decoded;
+      rows /= 2;
+    }
+    FLOE_ASSIGN_OR_RETURN(const RecordBatch plain, RecordBatch::Make(schema, std::move(columns), rows));
+    FLOE_RETURN_IF_ERROR(write(plain));
+    start += rows;
+  }
+  return Status::OK();
+}
 
 }  // namespace floe

@@ -44,26 +44,6 @@ struct ResolvedColumn {
   TypePtr type;
 };
 
-// `batch` with its dictionary-encoded columns as plain values: the encoding
-// is a reader's layout, not a type of the table, whose columnar schema has
-// none. `batch` itself when it holds none.
-Result<RecordBatch> DecodeDictionaryColumns(const RecordBatch& batch) {
-  const auto& fields = batch.schema().fields;
-  if (std::none_of(fields.begin(), fields.end(), [](const floe::Field& f) { return HasDictionary(f.type); })) {
-    return batch;
-  }
-  std::vector<floe::Field> decoded_fields = fields;
-  std::vector<Array> columns;
-  columns.reserve(fields.size());
-  for (int c = 0; c < batch.num_columns(); ++c) {
-    FLOE_ASSIGN_OR_RETURN(Array column, DecodeDictionaries(batch.column(c)));
-    columns.push_back(std::move(column));
-    decoded_fields[static_cast<size_t>(c)].type = WithoutDictionaries(fields[static_cast<size_t>(c)].type);
-  }
-  auto schema = std::make_shared<const floe::Schema>(std::move(decoded_fields), batch.schema().metadata);
-  return RecordBatch::Make(std::move(schema), std::move(columns), batch.num_rows());
-}
-
 ResolvedColumn Resolve(const RecordBatch& batch, const ColumnPath& path) {
   ResolvedColumn column{{batch.column(path.indices[0])}, path.type};
   for (size_t k = 1; k < path.indices.size(); ++k) column.chain.push_back(column.chain.back().field(path.indices[k]));
@@ -232,10 +212,24 @@ Status DataFileWriter::Fail(Status status) {
   return status;
 }
 
-Status DataFileWriter::Write(const RecordBatch& input) {
+Status DataFileWriter::Write(const RecordBatch& batch) {
   if (done_) return Status::InvalidArgument("data file writer: already closed");
   FLOE_RETURN_IF_ERROR(error_);
-  FLOE_ASSIGN_OR_RETURN(const RecordBatch batch, DecodeDictionaryColumns(input));
+  const auto& fields = batch.schema().fields;
+  if (std::none_of(fields.begin(), fields.end(), [](const floe::Field& f) { return HasDictionary(f.type); })) {
+    return WriteValues(batch);
+  }
+  // Dictionary columns count as their values: decoded a slice of rows at a
+  // time, since a batch of indices may stand for more bytes than one array
+  // holds.
+  constexpr int64_t kDecodeRows = 4096;
+  // Rows of earlier slices are buffered by the time a later one fails.
+  const Status status =
+      ForEachDecodedSlice(batch, kDecodeRows, [this](const RecordBatch& plain) { return WriteValues(plain); });
+  return status.ok() ? status : Fail(status);
+}
+
+Status DataFileWriter::WriteValues(const RecordBatch& batch) {
   if (!batch.schema().Equals(*schema_)) {
     return Status::InvalidArgument(StrCat("data file writer: batch schema (", batch.schema().ToString(),
                                           ") differs from the table's (", schema_->ToString(), ")"));

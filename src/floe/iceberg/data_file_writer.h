@@ -64,10 +64,11 @@ class DataFileWriter {
   const std::shared_ptr<const floe::Schema>& schema() const { return schema_; }
 
   // Buffers and writes the rows of `batch`, whose dictionary-encoded columns
-  // count as their values (decoded first). InvalidArgument when its schema
-  // (dictionaries aside) differs from schema(), a required column holds a
-  // null, or a decoded column passes 2^31 - 1 bytes; storage
-  // errors as FileIO returns them. After an error the writer only aborts.
+  // count as their values (decoded a slice of rows at a time). InvalidArgument
+  // when its schema (dictionaries aside) differs from schema(), a required
+  // column holds a null, or one row's decoded values pass 2^31 - 1 bytes;
+  // storage errors as FileIO returns them. After an error the writer only
+  // aborts.
   Status Write(const RecordBatch& batch);
 
   // Writes what is buffered and closes every file; the DataFiles in the
@@ -83,6 +84,8 @@ class DataFileWriter {
  private:
   struct Partition;
   DataFileWriter() = default;
+  // Write() once dictionaries are decoded.
+  Status WriteValues(const RecordBatch& batch);
   Status WritePartitionRows(Partition& partition, const RecordBatch& rows);
   // Writes the buffered rows as row groups of row_group_rows; the last,
   // shorter one only when `final`.

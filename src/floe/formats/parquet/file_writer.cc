@@ -256,33 +256,11 @@ Status ParquetFileWriter::Write(const RecordBatch& batch) {
   }
   if (s.plain_schema == nullptr) return WriteRows(batch);
   // Dictionary columns are decoded a slice of rows at a time: a batch of
-  // indices may stand for more bytes than one array's int32 offsets address
-  // (DecodeDictionaries' InvalidArgument), and for more memory than the
-  // writer should hold at once. A slice too large is halved.
+  // indices may stand for more bytes than one array's int32 offsets address,
+  // and for more memory than the writer should hold at once.
   constexpr int64_t kDecodeRows = 4096;
-  for (int64_t start = 0; start < batch.num_rows();) {
-    int64_t rows = std::min(kDecodeRows, batch.num_rows() - start);
-    while (true) {
-      Result<RecordBatch> plain = DecodeSlice(batch.Slice(start, rows));
-      if (plain.ok()) {
-        FLOE_RETURN_IF_ERROR(WriteRows(*plain));
-        break;
-      }
-      if (!plain.status().IsInvalidArgument() || rows == 1) return plain.status();
-      rows /= 2;
-    }
-    start += rows;
-  }
-  return Status::OK();
-}
-
-Result<RecordBatch> ParquetFileWriter::DecodeSlice(const RecordBatch& slice) const {
-  std::vector<Array> columns;
-  for (int i = 0; i < slice.num_columns(); ++i) {
-    FLOE_ASSIGN_OR_RETURN(Array column, DecodeDictionaries(slice.column(i)));
-    columns.push_back(std::move(column));
-  }
-  return RecordBatch::Make(state_->plain_schema, std::move(columns), slice.num_rows());
+  // Rows of earlier slices are written by the time a later one fails.
+  return Fail(ForEachDecodedSlice(batch, kDecodeRows, [this](const RecordBatch& plain) { return WriteRows(plain); }));
 }
 
 Status ParquetFileWriter::WriteRows(const RecordBatch& batch) {

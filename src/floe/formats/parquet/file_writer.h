@@ -148,8 +148,6 @@ class ParquetFileWriter {
   explicit ParquetFileWriter(std::unique_ptr<State> state);
   // Write() once dictionaries are decoded: the rows, a row group's room at a time.
   Status WriteRows(const RecordBatch& batch);
-  // `slice` with its dictionary columns decoded, under the plain schema.
-  Result<RecordBatch> DecodeSlice(const RecordBatch& slice) const;
   Status WriteSlice(const RecordBatch& batch);
   Status Fail(Status status);
 
