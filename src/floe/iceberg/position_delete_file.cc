@@ -84,6 +84,8 @@ Result<DeletionVector> ReadPositionDeletes(std::shared_ptr<FileIO> io, const Dat
                         parquet::ParquetFileReader::Open(io, delete_file.file_path));
   parquet::ScanOptions options;
   options.columns = std::vector<std::string>{"file_path", "pos"};
+  // One path repeats for many rows: as a dictionary it is not copied per row.
+  options.read_dictionary = true;
   FLOE_ASSIGN_OR_RETURN(auto batches, parquet::ReadAllBatches(reader, options));
   DeletionVector positions;
   for (const auto& batch : batches) {
@@ -96,7 +98,6 @@ Result<DeletionVector> ReadPositionDeletes(std::shared_ptr<FileIO> io, const Dat
     const Array& paths = batch.column(path_column);
     const Array& pos = batch.column(pos_column);
     for (int64_t i = 0; i < batch.num_rows(); ++i) {
-      // BytesAt: a reader may hand the (repetitive) paths over dictionary-encoded.
       const std::optional<std::string_view> path = BytesAt(paths, i);
       if (path.has_value() && !pos.IsNull(i) && *path == data_file_path) {
         FLOE_RETURN_IF_ERROR(positions.Add(pos.Values<int64_t>()[i]));

@@ -179,6 +179,8 @@ Result<std::unique_ptr<ScanFileReader>> ScanFileReader::Open(std::shared_ptr<Fil
                             parquet::ParquetFileReader::Open(delete_io, d.file_path, {}, KnownSize(d)));
       parquet::ScanOptions delete_options;
       delete_options.columns = std::vector<std::string>{"file_path", "pos"};
+      // One path repeats for many rows: as a dictionary it is not copied per row.
+      delete_options.read_dictionary = true;
       auto batches = parquet::ReadAllBatches(deletes, delete_options);
       if (!batches.ok()) {
         // Keep the kind: a storage error is not a corrupt file.
@@ -196,7 +198,6 @@ Result<std::unique_ptr<ScanFileReader>> ScanFileReader::Open(std::shared_ptr<Fil
         const Array& paths = batch.column(path_column);
         const Array& positions = batch.column(pos_column);
         for (int64_t i = 0; i < batch.num_rows(); ++i) {
-          // BytesAt: a reader may hand the (repetitive) paths over dictionary-encoded.
           const std::optional<std::string_view> path = BytesAt(paths, i);
           if (path.has_value() && !positions.IsNull(i) && *path == task.file.file_path()) {
             r->deleted_positions_.insert(positions.Values<int64_t>()[i]);
