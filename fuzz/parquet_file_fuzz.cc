@@ -3,8 +3,9 @@
 // spanning pages and batches are exercised) and within a small memory budget
 // (so inflating pages must be refused, not allocated), with the keys of the
 // encrypted seeds. Then what pruning reads beside the data: each chunk's
-// page index, the statistics of each of its pages, and its bloom filter;
-// and each chunk's page headers walked as `floe parquet pages` lists them.
+// page index, the statistics of each of its pages, its bloom filter, and
+// its dictionary page's values against a predicate; and each chunk's page
+// headers walked as `floe parquet pages` lists them.
 // Inputs of odd size read their strings as dictionary arrays.
 // Any error is fine; a crash, UB, leak or an array that fails validation is
 // not.
@@ -15,6 +16,8 @@
 #include <string>
 
 #include "floe/formats/parquet/bloom_filter_reader.h"
+#include "floe/formats/parquet/dictionary_filter.h"
+#include "floe/formats/parquet/dictionary_page_reader.h"
 #include "floe/formats/parquet/page_headers.h"
 #include "floe/formats/parquet/page_index.h"
 #include "floe/formats/parquet/record_batch_reader.h"
@@ -81,6 +84,25 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       }
       auto bloom = floe::parquet::ReadBloomFilter(*file, g, c);
       if (bloom.ok() && *bloom) (void)(*bloom)->Check(0x9e3779b97f4a7c15ULL);
+      auto dictionary = floe::parquet::ReadDictionaryPages(*file, g, {c});
+      if (dictionary.ok() && (*dictionary)[0]) {
+        const floe::parquet::Page& page = *(*dictionary)[0];
+        const auto& column = file->schema().column(c);
+        auto values = floe::parquet::DictionaryPageValues(column, page.encoding, page.values, page.num_values);
+        if (values.ok()) {
+          const auto* begin = reinterpret_cast<const char*>(page.values.data());
+          for (std::string_view v : *values) {
+            if (v.data() < begin || v.data() + v.size() > begin + page.values.size()) std::abort();
+          }
+          // A range that the first value meets, with an IN list of the last.
+          const std::string first = values->empty() ? std::string() : std::string(values->front());
+          const std::string last = values->empty() ? std::string() : std::string(values->back());
+          const floe::parquet::ColumnPredicate at_least{c, floe::parquet::ColumnPredicate::Op::kGtEq, {first}};
+          const floe::parquet::ColumnPredicate among{c, floe::parquet::ColumnPredicate::Op::kIn, {last, first}};
+          const floe::parquet::ColumnPredicate* both[] = {&at_least, &among};
+          (void)floe::parquet::DictionaryMayMatch(column, both, *values);
+        }
+      }
     }
   }
   return 0;

@@ -11,6 +11,7 @@
 #include "formats/parquet_fixtures.h"
 
 namespace floe::parquet {
+namespace metadata_fixtures_test {  // the unity build merges anonymous namespaces
 namespace {
 
 using testing::AsBytes;
@@ -451,4 +452,5 @@ TEST(MetadataFixturesTest, DecodesBloomFilterHeaders) {
 }
 
 }  // namespace
+}  // namespace metadata_fixtures_test
 }  // namespace floe::parquet

@@ -431,6 +431,49 @@ TEST_F(ParquetEncryptionWriterTest, EachFileHasItsOwnAadAndNonces) {
             *FieldsOf(*(*fb)->encryption_algorithm())->aad_file_unique);
 }
 
+TEST_F(ParquetEncryptionWriterTest, EncryptedDictionaryPagesPruneRowGroups) {
+  // Every row group holds name-0 .. name-39 (some nulls): "name-3a" lies
+  // inside their bounds and in none of their dictionaries, which are
+  // encrypted with the name column's own key.
+  const std::string path = dir.Join("dictionaries.parquet");
+  WriterOptions options = SmallPages(NameKeyed());
+  options.columns["name"].bloom_filter = false;  // leave the pruning to the dictionaries
+  ASSERT_TRUE(Write(path, batch, options).ok());
+  auto file = Open(path, AllKeys());
+  ASSERT_TRUE(file.ok()) << file.status().ToString();
+  ASSERT_TRUE((*file)->metadata().row_groups[0].columns[1].crypto_metadata.has_value());
+  const auto scan = [&](const std::string& name) {
+    ScanOptions options;
+    options.columns = std::vector<std::string>{"id"};
+    options.filter = {ColumnPredicate{1, ColumnPredicate::Op::kEq, {name}}};
+    auto reader = ParquetRecordBatchReader::Make(*file, options);
+    EXPECT_TRUE(reader.ok()) << reader.status().ToString();
+    int64_t rows = 0;
+    while (reader.ok()) {
+      auto next = (*reader)->Next();
+      EXPECT_TRUE(next.ok()) << next.status().ToString();
+      if (!next.ok() || !*next) break;
+      rows += (*next)->num_rows();
+    }
+    return std::make_pair(rows, reader.ok() ? (*reader)->metrics().row_groups_pruned_by_dictionary : -1);
+  };
+  EXPECT_EQ(scan("name-3a"), std::make_pair(int64_t{0}, int64_t{3}));
+  EXPECT_EQ(scan("name-37"), std::make_pair(batch.num_rows(), int64_t{0}));
+
+  // Without the name column's key its dictionary cannot be read, and a
+  // filter on it says so.
+  auto keys = std::make_shared<DecryptionKeys>();
+  keys->footer_key = kFooterKey;
+  auto footer_only = Open(path, keys);
+  ASSERT_TRUE(footer_only.ok()) << footer_only.status().ToString();
+  ScanOptions by_name;
+  by_name.columns = std::vector<std::string>{"id"};
+  by_name.filter = {ColumnPredicate{1, ColumnPredicate::Op::kEq, {"name-3a"}}};
+  auto reader = ParquetRecordBatchReader::Make(*footer_only, by_name);
+  ASSERT_TRUE(reader.ok()) << reader.status().ToString();
+  EXPECT_EQ((*reader)->Next().status().code(), StatusCode::kPermissionDenied);
+}
+
 TEST_F(ParquetEncryptionWriterTest, BadPropertiesAreRefusedBeforeAnythingIsWritten) {
   const std::string path = dir.Join("never.parquet");
   struct Case {

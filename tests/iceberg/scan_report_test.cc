@@ -236,5 +236,62 @@ TEST_F(ScanReportTest, IoCountsStartAfreshWithEachPlan) {
   EXPECT_EQ(trace->totals().requests, 2 * first.requests);
 }
 
+// One file of three row groups of 1,000 rows, whose regions are AF and NA,
+// AS and EU, EU and SA: the bounds of each but the last hold "EU" and every
+// prefix from A to N, so only the dictionaries tell which row groups lack them.
+TEST(ScanReportDictionaryTest, RowGroupsWithoutTheValueInTheirDictionaryAreSkipped) {
+  std::shared_ptr<FileIO> io = NewMemoryFileIO();
+  TableDefinition def;
+  def.schema = Schema::Make(0, {Column(1, "id", Type::Long(), true), Column(2, "region", Type::String())}).value();
+  def.location = "mem://wh/db/regions";
+  def.properties = {{"write.parquet.row-group-limit", "1000"}};
+  auto ops = std::make_shared<testing::MemoryTableOperations>(io, NewTableMetadata(def).value());
+  Table table(ops);
+  auto schema = table.WriteSchema().value();
+  const std::vector<std::vector<std::string>> regions = {{"AF", "NA"}, {"AS", "EU"}, {"EU", "SA"}};
+  Int64Builder ids;
+  StringBuilder names;
+  for (int64_t id = 0; id < 3000; ++id) {
+    ASSERT_TRUE(ids.Append(id).ok());
+    ASSERT_TRUE(names.Append(regions[static_cast<size_t>(id / 1000)][static_cast<size_t>(id % 2)]).ok());
+  }
+  auto batch = RecordBatch::Make(schema, {ids.Finish().value(), names.Finish().value()}, 3000).value();
+  bool given = false;
+  auto appended = table.Append([&]() -> Result<std::optional<RecordBatch>> {
+    if (given) return std::optional<RecordBatch>();
+    given = true;
+    return std::optional<RecordBatch>(batch);
+  });
+  ASSERT_TRUE(appended.ok()) << appended.status().ToString();
+  auto metadata = table.Refresh().value().metadata;
+
+  const auto scan = [&](const std::string& filter) {
+    TableScanOptions options;
+    options.filter = ParseExpression(filter).value();
+    auto table_scan = TableScan::Make(io, metadata, options).value();
+    auto reader = table_scan->Open();
+    EXPECT_TRUE(reader.ok()) << reader.status().ToString();
+    while (reader.ok()) {
+      auto next = (*reader)->Next();
+      EXPECT_TRUE(next.ok()) << next.status().ToString();
+      if (!next.ok() || !next->has_value()) break;
+    }
+    return table_scan->report();
+  };
+  ScanReport eu = scan("region = 'EU'");
+  EXPECT_EQ(eu.row_groups_total, 3);
+  EXPECT_EQ(eu.row_groups_skipped, 1);
+  EXPECT_EQ(eu.rows_returned, 1000);
+  ScanReport e = scan("region starts with 'E'");  // two bounds, which one value must meet
+  EXPECT_EQ(e.row_groups_skipped, 1);
+  EXPECT_EQ(e.rows_returned, 1000);
+  ScanReport b_to_d = scan("region > 'B' and region < 'E'");
+  EXPECT_EQ(b_to_d.row_groups_skipped, 3);
+  EXPECT_EQ(b_to_d.rows_returned, 0);
+  ScanReport in = scan("region in ('NA', 'SA') and id < 1500");
+  EXPECT_EQ(in.row_groups_skipped, 2);  // row group 1 by its dictionary, row group 2 by its ids
+  EXPECT_EQ(in.rows_returned, 500);
+}
+
 }  // namespace
 }  // namespace floe::iceberg

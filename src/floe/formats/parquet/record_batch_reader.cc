@@ -6,6 +6,8 @@
 
 #include "floe/base/strings.h"
 #include "floe/formats/parquet/bloom_filter_reader.h"
+#include "floe/formats/parquet/dictionary_filter.h"
+#include "floe/formats/parquet/dictionary_page_reader.h"
 #include "floe/formats/parquet/field_annotation.h"
 #include "floe/formats/parquet/page_index.h"
 #include "floe/formats/parquet/projection.h"
@@ -188,6 +190,12 @@ Result<bool> ParquetRecordBatchReader::StartRowGroup(int row_group) {
   if (!bloom_may_match) {
     ++metrics_.row_groups_pruned;
     ++metrics_.row_groups_pruned_by_bloom;
+    return false;
+  }
+  FLOE_ASSIGN_OR_RETURN(const bool dictionary_may_match, DictionariesMayMatch(row_group));
+  if (!dictionary_may_match) {
+    ++metrics_.row_groups_pruned;
+    ++metrics_.row_groups_pruned_by_dictionary;
     return false;
   }
 
@@ -405,6 +413,41 @@ Result<bool> ParquetRecordBatchReader::BloomFiltersMayMatch(int row_group) {
       });
     });
     if (!any) return false;
+  }
+  return true;
+}
+
+Result<bool> ParquetRecordBatchReader::DictionariesMayMatch(int row_group) {
+  if (!options_.prune_by_dictionary) return true;
+  const ParquetFileReader& f = *file_;
+  // The filter's columns whose values all come from their dictionary page.
+  std::vector<int> columns;
+  for (const ColumnPredicate& p : options_.filter) {
+    if (!DictionaryCanDecide(p) || p.column < 0 || p.column >= f.schema().num_columns()) continue;
+    if (std::find(columns.begin(), columns.end(), p.column) != columns.end()) continue;
+    if (f.schema().column(p.column).physical_type == Type::BOOLEAN) continue;  // no dictionaries
+    FLOE_ASSIGN_OR_RETURN(const ColumnMetaData* meta, f.ColumnChunkMeta(row_group, p.column));
+    if (AllDataPagesDictionaryEncoded(*meta)) columns.push_back(p.column);
+  }
+  if (columns.empty()) return true;
+  FLOE_ASSIGN_OR_RETURN(const std::vector<std::optional<Page>> pages,
+                        ReadDictionaryPages(f, row_group, columns, options_.coalesce));
+  for (size_t i = 0; i < columns.size(); ++i) {
+    if (!pages[i]) continue;
+    ++metrics_.dictionaries_read;
+    const Page& page = *pages[i];
+    const ColumnDescriptor& column = f.schema().column(columns[i]);
+    const Result<std::vector<std::string_view>> values =
+        DictionaryPageValues(column, page.encoding, page.values, page.num_values);
+    if (!values.ok()) {
+      return values.status().WithContext(
+          StrCat(f.ColumnChunkContext(row_group, columns[i]), ": dictionary page at byte ", page.file_offset));
+    }
+    std::vector<const ColumnPredicate*> on_column;
+    for (const ColumnPredicate& p : options_.filter) {
+      if (p.column == columns[i]) on_column.push_back(&p);
+    }
+    if (!DictionaryMayMatch(column, on_column, *values)) return false;
   }
   return true;
 }

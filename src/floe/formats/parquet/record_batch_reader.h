@@ -78,11 +78,18 @@ struct ScanOptions {
   // whole. Pages outside the ranges are skipped unread when the file has an
   // offset index, and decompressed but not decoded otherwise.
   std::map<int, std::vector<RowRange>> row_selection;
-  // Predicates (AND) for pruning: row groups their statistics or bloom
-  // filters (equality and IN) exclude are skipped, and within a row group only the pages the page index keeps are
-  // read. The batches still hold non-matching rows of kept pages: the
-  // caller filters rows.
+  // Predicates (AND) for pruning: row groups their statistics, bloom
+  // filters (equality and IN) or dictionaries exclude are skipped, and
+  // within a row group only the pages the page index keeps are read. The
+  // batches still hold non-matching rows of kept pages: the caller filters
+  // rows.
   std::vector<ColumnPredicate> filter;
+  // Whether a row group the statistics and bloom filters keep is also
+  // checked against the dictionary page of each filter column whose every
+  // data page is dictionary-encoded (dictionary_filter.h): one more read
+  // per row group, of those pages alone, coalesced; a kept row group's
+  // chunk fetch reads them again.
+  bool prune_by_dictionary = true;
   CoalesceOptions coalesce;
 };
 
@@ -91,6 +98,8 @@ struct ScanMetrics {
   int64_t row_groups = 0;          // row groups the scan covered
   int64_t row_groups_pruned = 0;   // skipped by statistics, bloom filters or the page index keeping nothing
   int64_t row_groups_pruned_by_bloom = 0;
+  int64_t row_groups_pruned_by_dictionary = 0;
+  int64_t dictionaries_read = 0;  // dictionary pages read to prune by
   // Data pages of the projected columns in row groups read by page (a
   // selection or filter applied and the file has an offset index), and how
   // many of those were skipped unread.
@@ -132,6 +141,9 @@ class ParquetRecordBatchReader : public RecordBatchReader {
   Status CheckRowGroupEnd();
   // Whether the bloom filters of the filter's equality columns admit a value.
   Result<bool> BloomFiltersMayMatch(int row_group);
+  // Whether the dictionary of every filter column that is dictionary-encoded
+  // throughout holds a value satisfying its predicates.
+  Result<bool> DictionariesMayMatch(int row_group);
   // The bytes of each projected chunk (or, under a row selection with an
   // offset index, of its selected pages), with one ReadRanges() call.
   Result<std::vector<Buffer>> FetchChunks(const RowGroupState& state, const std::vector<ReadRange>& chunks);

@@ -1,0 +1,124 @@
+#include "floe/formats/parquet/dictionary_page_reader.h"
+
+#include <algorithm>
+
+#include "floe/formats/parquet/metadata_codec.h"
+#include "floe/formats/parquet/metadata_enums.h"
+
+namespace floe::parquet {
+namespace {
+
+// How much of a chunk to fetch where its dictionary page's length is not
+// known: parquet-mr's and Impala's dictionaries of small columns fit, and a
+// page header always does.
+constexpr int64_t kProbeBytes = 64 * 1024;
+
+// One chunk's dictionary page, while it is being fetched.
+struct Pending {
+  size_t column_index = 0;  // into ReadDictionaryPages' `columns`
+  ReadRange range;          // the bytes fetched (the page, or the probe)
+  bool exact = false;       // whether `range` is the page, by dictionary_page_offset
+  int64_t chunk_length = 0;
+  Buffer bytes;
+  bool found = true;  // false once the bytes show no dictionary page
+};
+
+Result<std::vector<Buffer>> Fetch(const ParquetFileReader& file, const std::vector<ReadRange>& ranges,
+                                  const CoalesceOptions& coalesce) {
+  std::vector<Buffer> out;
+  for (const ReadRange& range : ranges) {
+    std::optional<Buffer> cached = file.CachedTailBytes(range.offset, range.length);
+    if (!cached) break;
+    out.push_back(std::move(*cached));
+  }
+  if (out.size() == ranges.size()) return out;
+  return file.file().ReadRanges(ranges, coalesce);
+}
+
+// Narrows a probe to the dictionary page its header describes. Leaves
+// `pending.found` false where the chunk does not start with one that fits
+// it; reading the chunk reports any damage. True when the page runs past
+// the probe and must be fetched whole.
+bool LocateProbedPage(Pending& pending) {
+  size_t header_size = 0;
+  const Result<PageHeader> header = DecodePageHeader(pending.bytes.span(), &header_size);
+  if (!header.ok() || header->type != PageType::DICTIONARY_PAGE || header->compressed_page_size < 0) {
+    pending.found = false;
+    return false;
+  }
+  const int64_t extent = static_cast<int64_t>(header_size) + header->compressed_page_size;
+  if (extent > pending.chunk_length) {
+    pending.found = false;
+    return false;
+  }
+  pending.range.length = extent;
+  if (extent <= pending.bytes.size()) {
+    pending.bytes = pending.bytes.Slice(0, extent);
+    return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+Result<std::vector<std::optional<Page>>> ReadDictionaryPages(const ParquetFileReader& file, int row_group,
+                                                             const std::vector<int>& columns,
+                                                             const CoalesceOptions& coalesce) {
+  std::vector<std::optional<Page>> pages(columns.size());
+  std::vector<Pending> pending;
+  for (size_t i = 0; i < columns.size(); ++i) {
+    FLOE_ASSIGN_OR_RETURN(const ColumnMetaData* meta, file.ColumnChunkMeta(row_group, columns[i]));
+    // Starts at dictionary_page_offset when that lies before the first data page.
+    FLOE_ASSIGN_OR_RETURN(const ColumnChunkRange chunk, file.ColumnChunkBytes(row_group, columns[i]));
+    Pending p;
+    p.column_index = i;
+    p.chunk_length = chunk.length;
+    if (chunk.offset < meta->data_page_offset) {
+      if (meta->data_page_offset - chunk.offset > chunk.length) continue;  // reading the chunk reports it
+      p.range = ReadRange{chunk.offset, meta->data_page_offset - chunk.offset};
+      p.exact = true;
+    } else {
+      FLOE_ASSIGN_OR_RETURN(const std::optional<ModuleDecryptor> decryptor,
+                            file.ColumnDecryptor(row_group, columns[i]));
+      if (decryptor) continue;
+      p.range = ReadRange{chunk.offset, std::min(chunk.length, kProbeBytes)};
+    }
+    pending.push_back(std::move(p));
+  }
+  if (pending.empty()) return pages;
+
+  std::vector<ReadRange> ranges;
+  for (const Pending& p : pending) ranges.push_back(p.range);
+  FLOE_ASSIGN_OR_RETURN(std::vector<Buffer> fetched, Fetch(file, ranges, coalesce));
+  std::vector<Pending*> longer;
+  for (size_t k = 0; k < pending.size(); ++k) {
+    pending[k].bytes = std::move(fetched[k]);
+    if (!pending[k].exact && LocateProbedPage(pending[k])) longer.push_back(&pending[k]);
+  }
+  if (!longer.empty()) {
+    ranges.clear();
+    for (const Pending* p : longer) ranges.push_back(p->range);
+    FLOE_ASSIGN_OR_RETURN(fetched, Fetch(file, ranges, coalesce));
+    for (size_t k = 0; k < longer.size(); ++k) longer[k]->bytes = std::move(fetched[k]);
+  }
+
+  for (Pending& p : pending) {
+    if (!p.found) continue;
+    const int column = columns[p.column_index];
+    FLOE_ASSIGN_OR_RETURN(const ColumnMetaData* meta, file.ColumnChunkMeta(row_group, column));
+    const std::string context = file.ColumnChunkContext(row_group, column);
+    const Result<compression::Codec> codec = ToCodec(meta->codec);
+    if (!codec.ok()) return codec.status().WithContext(context);
+    PageReaderOptions options;
+    options.max_page_size = file.options().max_page_size;
+    options.verify_checksums = file.options().verify_page_checksums;
+    options.first_page_is_dictionary = true;
+    FLOE_ASSIGN_OR_RETURN(options.decryptor, file.ColumnDecryptor(row_group, column));
+    PageReader reader(std::move(p.bytes), p.range.offset, *codec, std::move(options), context);
+    FLOE_ASSIGN_OR_RETURN(std::optional<Page> page, reader.Next());
+    if (page && page->type == PageType::DICTIONARY_PAGE) pages[p.column_index] = std::move(page);
+  }
+  return pages;
+}
+
+}  // namespace floe::parquet
