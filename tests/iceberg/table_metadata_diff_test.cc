@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 namespace floe::iceberg {
+namespace table_metadata_diff_test {  // the unity build merges anonymous namespaces
 namespace {
 
 using testing::Column;
@@ -184,4 +185,5 @@ TEST(TableMetadataDiffTest, ChangesVisibleFindsTheSnapshotOrTheProperties) {
 }
 
 }  // namespace
+}  // namespace table_metadata_diff_test
 }  // namespace floe::iceberg

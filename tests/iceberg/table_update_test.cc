@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 namespace floe::iceberg {
+namespace table_update_test {  // the unity build merges anonymous namespaces
 namespace {
 
 using testing::Column;
@@ -171,4 +172,5 @@ TEST(TableUpdateTest, RefusesDowngradesAndUnknownIds) {
 }
 
 }  // namespace
+}  // namespace table_update_test
 }  // namespace floe::iceberg

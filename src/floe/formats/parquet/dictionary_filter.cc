@@ -198,7 +198,16 @@ bool DictionaryMayMatch(const ColumnDescriptor& column, std::span<const ColumnPr
     if (DictionaryCanDecide(*p)) tests.emplace_back(column, *p, static_cast<int64_t>(dictionary.size()));
   }
   if (tests.empty()) return true;
-  return std::any_of(dictionary.begin(), dictionary.end(), [&](std::string_view value) {
+  const auto some_value = [&](const auto& satisfies) {
+    return std::any_of(dictionary.begin(), dictionary.end(), satisfies);
+  };
+  if (column.max_repetition_level > 0) {
+    // A list's row holds many values, each predicate perhaps met by another.
+    return std::all_of(tests.begin(), tests.end(), [&](const ValueTest& t) {
+      return some_value([&](std::string_view value) { return t.MaySatisfy(value); });
+    });
+  }
+  return some_value([&](std::string_view value) {
     return std::all_of(tests.begin(), tests.end(), [&](const ValueTest& t) { return t.MaySatisfy(value); });
   });
 }

@@ -1,6 +1,7 @@
 #include "floe/formats/parquet/dictionary_page_reader.h"
 
 #include <algorithm>
+#include <cstring>
 
 #include "floe/formats/parquet/metadata_codec.h"
 #include "floe/formats/parquet/metadata_enums.h"
@@ -23,16 +24,25 @@ struct Pending {
   bool found = true;  // false once the bytes show no dictionary page
 };
 
+// The bytes of `ranges`: those the footer read holds from it, the rest in
+// one ReadRanges() call.
 Result<std::vector<Buffer>> Fetch(const ParquetFileReader& file, const std::vector<ReadRange>& ranges,
                                   const CoalesceOptions& coalesce) {
-  std::vector<Buffer> out;
-  for (const ReadRange& range : ranges) {
-    std::optional<Buffer> cached = file.CachedTailBytes(range.offset, range.length);
-    if (!cached) break;
-    out.push_back(std::move(*cached));
+  std::vector<Buffer> out(ranges.size());
+  std::vector<size_t> missing;
+  std::vector<ReadRange> requests;
+  for (size_t i = 0; i < ranges.size(); ++i) {
+    if (std::optional<Buffer> cached = file.CachedTailBytes(ranges[i].offset, ranges[i].length)) {
+      out[i] = std::move(*cached);
+    } else {
+      missing.push_back(i);
+      requests.push_back(ranges[i]);
+    }
   }
-  if (out.size() == ranges.size()) return out;
-  return file.file().ReadRanges(ranges, coalesce);
+  if (requests.empty()) return out;
+  FLOE_ASSIGN_OR_RETURN(std::vector<Buffer> fetched, file.file().ReadRanges(requests, coalesce));
+  for (size_t k = 0; k < missing.size(); ++k) out[missing[k]] = std::move(fetched[k]);
+  return out;
 }
 
 // Narrows a probe to the dictionary page its header describes. Leaves
@@ -59,6 +69,15 @@ bool LocateProbedPage(Pending& pending) {
   return true;
 }
 
+// The page whose first bytes `pending` holds, `extent` bytes in all, from
+// those and the rest fetched as `rest`.
+Result<Buffer> Join(const Pending& pending, const Buffer& rest) {
+  FLOE_ASSIGN_OR_RETURN(Buffer page, Buffer::Allocate(pending.bytes.size() + rest.size()));
+  std::memcpy(page.mutable_data(), pending.bytes.data(), static_cast<size_t>(pending.bytes.size()));
+  std::memcpy(page.mutable_data() + pending.bytes.size(), rest.data(), static_cast<size_t>(rest.size()));
+  return page;
+}
+
 }  // namespace
 
 Result<std::vector<std::optional<Page>>> ReadDictionaryPages(const ParquetFileReader& file, int row_group,
@@ -77,6 +96,8 @@ Result<std::vector<std::optional<Page>>> ReadDictionaryPages(const ParquetFileRe
       if (meta->data_page_offset - chunk.offset > chunk.length) continue;  // reading the chunk reports it
       p.range = ReadRange{chunk.offset, meta->data_page_offset - chunk.offset};
       p.exact = true;
+    } else if (meta->dictionary_page_offset && *meta->dictionary_page_offset > meta->data_page_offset) {
+      continue;  // a dictionary after the data pages: reading the chunk reports it
     } else {
       FLOE_ASSIGN_OR_RETURN(const std::optional<ModuleDecryptor> decryptor,
                             file.ColumnDecryptor(row_group, columns[i]));
@@ -90,16 +111,23 @@ Result<std::vector<std::optional<Page>>> ReadDictionaryPages(const ParquetFileRe
   std::vector<ReadRange> ranges;
   for (const Pending& p : pending) ranges.push_back(p.range);
   FLOE_ASSIGN_OR_RETURN(std::vector<Buffer> fetched, Fetch(file, ranges, coalesce));
+  // Probed pages longer than the probe: the rest of each.
   std::vector<Pending*> longer;
+  ranges.clear();
   for (size_t k = 0; k < pending.size(); ++k) {
-    pending[k].bytes = std::move(fetched[k]);
-    if (!pending[k].exact && LocateProbedPage(pending[k])) longer.push_back(&pending[k]);
+    Pending& p = pending[k];
+    p.bytes = std::move(fetched[k]);
+    const int64_t probed = p.bytes.size();
+    if (!p.exact && LocateProbedPage(p)) {
+      longer.push_back(&p);
+      ranges.push_back(ReadRange{p.range.offset + probed, p.range.length - probed});
+    }
   }
   if (!longer.empty()) {
-    ranges.clear();
-    for (const Pending* p : longer) ranges.push_back(p->range);
     FLOE_ASSIGN_OR_RETURN(fetched, Fetch(file, ranges, coalesce));
-    for (size_t k = 0; k < longer.size(); ++k) longer[k]->bytes = std::move(fetched[k]);
+    for (size_t k = 0; k < longer.size(); ++k) {
+      FLOE_ASSIGN_OR_RETURN(longer[k]->bytes, Join(*longer[k], fetched[k]));
+    }
   }
 
   for (Pending& p : pending) {
@@ -108,15 +136,17 @@ Result<std::vector<std::optional<Page>>> ReadDictionaryPages(const ParquetFileRe
     FLOE_ASSIGN_OR_RETURN(const ColumnMetaData* meta, file.ColumnChunkMeta(row_group, column));
     const std::string context = file.ColumnChunkContext(row_group, column);
     const Result<compression::Codec> codec = ToCodec(meta->codec);
-    if (!codec.ok()) return codec.status().WithContext(context);
+    if (!codec.ok()) continue;  // a codec floe lacks: the chunk's reader says so, if it is read
     PageReaderOptions options;
     options.max_page_size = file.options().max_page_size;
     options.verify_checksums = file.options().verify_page_checksums;
     options.first_page_is_dictionary = true;
     FLOE_ASSIGN_OR_RETURN(options.decryptor, file.ColumnDecryptor(row_group, column));
     PageReader reader(std::move(p.bytes), p.range.offset, *codec, std::move(options), context);
-    FLOE_ASSIGN_OR_RETURN(std::optional<Page> page, reader.Next());
-    if (page && page->type == PageType::DICTIONARY_PAGE) pages[p.column_index] = std::move(page);
+    Result<std::optional<Page>> page = reader.Next();
+    if (!page.ok() && page.status().code() == StatusCode::kUnsupported) continue;  // past the page budget
+    FLOE_RETURN_IF_ERROR(page.status());
+    if (*page && (*page)->type == PageType::DICTIONARY_PAGE) pages[p.column_index] = std::move(*page);
   }
   return pages;
 }

@@ -421,24 +421,33 @@ Result<bool> ParquetRecordBatchReader::DictionariesMayMatch(int row_group) {
   if (!options_.prune_by_dictionary) return true;
   const ParquetFileReader& f = *file_;
   // The filter's columns whose values all come from their dictionary page.
+  // Those whose metadata or pages cannot be read without a key are left out:
+  // the pruning is an optimization, and a scan that reads them says why.
   std::vector<int> columns;
   for (const ColumnPredicate& p : options_.filter) {
     if (!DictionaryCanDecide(p) || p.column < 0 || p.column >= f.schema().num_columns()) continue;
     if (std::find(columns.begin(), columns.end(), p.column) != columns.end()) continue;
-    if (f.schema().column(p.column).physical_type == Type::BOOLEAN) continue;  // no dictionaries
-    FLOE_ASSIGN_OR_RETURN(const ColumnMetaData* meta, f.ColumnChunkMeta(row_group, p.column));
-    if (AllDataPagesDictionaryEncoded(*meta)) columns.push_back(p.column);
+    if (f.schema().column(p.column).physical_type == Type::BOOLEAN) continue;  // two values at most
+    const Result<const ColumnMetaData*> meta = f.ColumnChunkMeta(row_group, p.column);
+    if (!meta.ok() && meta.status().code() == StatusCode::kPermissionDenied) continue;
+    FLOE_RETURN_IF_ERROR(meta.status());
+    if (!AllDataPagesDictionaryEncoded(**meta) || !f.ColumnDecryptor(row_group, p.column).ok()) continue;
+    columns.push_back(p.column);
   }
   if (columns.empty()) return true;
   FLOE_ASSIGN_OR_RETURN(const std::vector<std::optional<Page>> pages,
                         ReadDictionaryPages(f, row_group, columns, options_.coalesce));
+  // Views of a dictionary take 16 bytes a value: past this many values they
+  // would outweigh the page, and pruning by them the row group they save.
+  constexpr int64_t kMostDictionaryValues = int64_t{1} << 22;
   for (size_t i = 0; i < columns.size(); ++i) {
-    if (!pages[i]) continue;
+    if (!pages[i] || pages[i]->num_values > kMostDictionaryValues) continue;
     ++metrics_.dictionaries_read;
     const Page& page = *pages[i];
     const ColumnDescriptor& column = f.schema().column(columns[i]);
     const Result<std::vector<std::string_view>> values =
         DictionaryPageValues(column, page.encoding, page.values, page.num_values);
+    if (!values.ok() && values.status().code() == StatusCode::kUnsupported) continue;  // the chunk's reader says so
     if (!values.ok()) {
       return values.status().WithContext(
           StrCat(f.ColumnChunkContext(row_group, columns[i]), ": dictionary page at byte ", page.file_offset));

@@ -88,7 +88,10 @@ struct ScanOptions {
   // checked against the dictionary page of each filter column whose every
   // data page is dictionary-encoded (dictionary_filter.h): one more read
   // per row group, of those pages alone, coalesced; a kept row group's
-  // chunk fetch reads them again.
+  // chunk fetch reads them again. A dictionary page that is found but does
+  // not read makes Next() return Corrupt, even for a column the scan does
+  // not project; one floe cannot read (its codec, its size) or decrypt (no
+  // key) only goes unused (docs/decisions/0076-pruning-by-dictionary.md).
   bool prune_by_dictionary = true;
   CoalesceOptions coalesce;
 };
@@ -96,7 +99,8 @@ struct ScanOptions {
 // What a scan read and skipped, for planning reports.
 struct ScanMetrics {
   int64_t row_groups = 0;          // row groups the scan covered
-  int64_t row_groups_pruned = 0;   // skipped by statistics, bloom filters or the page index keeping nothing
+  int64_t row_groups_pruned =
+      0;  // skipped by statistics, bloom filters, dictionaries or the page index keeping nothing
   int64_t row_groups_pruned_by_bloom = 0;
   int64_t row_groups_pruned_by_dictionary = 0;
   int64_t dictionaries_read = 0;  // dictionary pages read to prune by
