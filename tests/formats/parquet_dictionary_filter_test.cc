@@ -11,6 +11,7 @@
 #include <fstream>
 #include <limits>
 #include <set>
+#include <type_traits>
 
 #include "floe/formats/parquet/dictionary_filter.h"
 #include "floe/formats/parquet/dictionary_page_reader.h"
@@ -632,6 +633,25 @@ bool HasPlainArrayValues(const ColumnDescriptor& c) {
   }
 }
 
+// The next value of type T after `a` (statistics-encoded), if it lies
+// before `b`.
+template <typename T>
+std::optional<std::string> NextBefore(const std::string& a, const std::string& b) {
+  T x, y;
+  std::memcpy(&x, a.data(), sizeof x);
+  std::memcpy(&y, b.data(), sizeof y);
+  T next = x;
+  if constexpr (std::is_floating_point_v<T>) {
+    next = std::nextafter(x, y);
+    if (!std::isfinite(next)) return std::nullopt;
+  } else {
+    if (x == std::numeric_limits<T>::max()) return std::nullopt;
+    next = static_cast<T>(x + 1);
+  }
+  if (!(x < next && next < y)) return std::nullopt;
+  return PlainValue(next);
+}
+
 // A value strictly between two of `values` (in the column's order) that
 // none of them is; nullopt when there is no such gap.
 std::optional<std::string> AbsentValueInside(const ColumnDescriptor& c, const std::set<std::string>& values) {
@@ -641,45 +661,17 @@ std::optional<std::string> AbsentValueInside(const ColumnDescriptor& c, const st
   };
   std::sort(sorted.begin(), sorted.end(), less);
   for (size_t i = 0; i + 1 < sorted.size(); ++i) {
-    std::optional<std::string> between;
     const std::string& a = sorted[i];
     const std::string& b = sorted[i + 1];
+    std::optional<std::string> between;
     switch (c.physical_type) {
-      case Type::INT32: {
-        int32_t x, y;
-        std::memcpy(&x, a.data(), 4);
-        std::memcpy(&y, b.data(), 4);
-        if (int64_t{y} - x > 1) between = PlainInt32(x + 1);
+      case Type::INT32: between = NextBefore<int32_t>(a, b); break;
+      case Type::INT64: between = NextBefore<int64_t>(a, b); break;
+      case Type::FLOAT: between = NextBefore<float>(a, b); break;
+      case Type::DOUBLE: between = NextBefore<double>(a, b); break;
+      default:
+        if (a + '\0' < b) between = a + '\0';  // the next string after a
         break;
-      }
-      case Type::INT64: {
-        int64_t x, y;
-        std::memcpy(&x, a.data(), 8);
-        std::memcpy(&y, b.data(), 8);
-        if (y > x && y - x > 1) between = PlainInt64(x + 1);
-        break;
-      }
-      case Type::FLOAT: {
-        float x, y;
-        std::memcpy(&x, a.data(), 4);
-        std::memcpy(&y, b.data(), 4);
-        const float m = std::nextafter(x, y);
-        if (std::isfinite(m) && x < m && m < y) between = PlainFloat(m);
-        break;
-      }
-      case Type::DOUBLE: {
-        double x, y;
-        std::memcpy(&x, a.data(), 8);
-        std::memcpy(&y, b.data(), 8);
-        const double m = std::nextafter(x, y);
-        if (std::isfinite(m) && x < m && m < y) between = PlainDouble(m);
-        break;
-      }
-      default: {
-        std::string m = a + '\0';  // the next string after a
-        if (m < b) between = m;
-        break;
-      }
     }
     if (between && !values.contains(*between)) return between;
   }
