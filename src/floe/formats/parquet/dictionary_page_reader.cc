@@ -17,33 +17,14 @@ constexpr int64_t kProbeBytes = 64 * 1024;
 // One chunk's dictionary page, while it is being fetched.
 struct Pending {
   size_t column_index = 0;  // into ReadDictionaryPages' `columns`
+  const ColumnMetaData* meta = nullptr;
+  std::optional<ModuleDecryptor> decryptor;  // an encrypted chunk's
   ReadRange range;          // the bytes fetched (the page, or the probe)
   bool exact = false;       // whether `range` is the page, by dictionary_page_offset
   int64_t chunk_length = 0;
   Buffer bytes;
   bool found = true;  // false once the bytes show no dictionary page
 };
-
-// The bytes of `ranges`: those the footer read holds from it, the rest in
-// one ReadRanges() call.
-Result<std::vector<Buffer>> Fetch(const ParquetFileReader& file, const std::vector<ReadRange>& ranges,
-                                  const CoalesceOptions& coalesce) {
-  std::vector<Buffer> out(ranges.size());
-  std::vector<size_t> missing;
-  std::vector<ReadRange> requests;
-  for (size_t i = 0; i < ranges.size(); ++i) {
-    if (std::optional<Buffer> cached = file.CachedTailBytes(ranges[i].offset, ranges[i].length)) {
-      out[i] = std::move(*cached);
-    } else {
-      missing.push_back(i);
-      requests.push_back(ranges[i]);
-    }
-  }
-  if (requests.empty()) return out;
-  FLOE_ASSIGN_OR_RETURN(std::vector<Buffer> fetched, file.file().ReadRanges(requests, coalesce));
-  for (size_t k = 0; k < missing.size(); ++k) out[missing[k]] = std::move(fetched[k]);
-  return out;
-}
 
 // Narrows a probe to the dictionary page its header describes. Leaves
 // `pending.found` false where the chunk does not start with one that fits
@@ -86,11 +67,16 @@ Result<std::vector<std::optional<Page>>> ReadDictionaryPages(const ParquetFileRe
   std::vector<std::optional<Page>> pages(columns.size());
   std::vector<Pending> pending;
   for (size_t i = 0; i < columns.size(); ++i) {
-    FLOE_ASSIGN_OR_RETURN(const ColumnMetaData* meta, file.ColumnChunkMeta(row_group, columns[i]));
-    // Starts at dictionary_page_offset when that lies before the first data page.
-    FLOE_ASSIGN_OR_RETURN(const ColumnChunkRange chunk, file.ColumnChunkBytes(row_group, columns[i]));
     Pending p;
     p.column_index = i;
+    Result<std::optional<ModuleDecryptor>> decryptor = file.ColumnDecryptor(row_group, columns[i]);
+    if (!decryptor.ok() && decryptor.status().code() == StatusCode::kPermissionDenied) continue;  // no key
+    FLOE_RETURN_IF_ERROR(decryptor.status());
+    p.decryptor = std::move(decryptor).value();
+    FLOE_ASSIGN_OR_RETURN(p.meta, file.ColumnChunkMeta(row_group, columns[i]));
+    const ColumnMetaData* meta = p.meta;
+    // Starts at dictionary_page_offset when that lies before the first data page.
+    FLOE_ASSIGN_OR_RETURN(const ColumnChunkRange chunk, file.ColumnChunkBytes(row_group, columns[i]));
     p.chunk_length = chunk.length;
     if (chunk.offset < meta->data_page_offset) {
       if (meta->data_page_offset - chunk.offset > chunk.length) continue;  // reading the chunk reports it
@@ -99,9 +85,7 @@ Result<std::vector<std::optional<Page>>> ReadDictionaryPages(const ParquetFileRe
     } else if (meta->dictionary_page_offset && *meta->dictionary_page_offset > meta->data_page_offset) {
       continue;  // a dictionary after the data pages: reading the chunk reports it
     } else {
-      FLOE_ASSIGN_OR_RETURN(const std::optional<ModuleDecryptor> decryptor,
-                            file.ColumnDecryptor(row_group, columns[i]));
-      if (decryptor) continue;
+      if (p.decryptor) continue;
       p.range = ReadRange{chunk.offset, std::min(chunk.length, kProbeBytes)};
     }
     pending.push_back(std::move(p));
@@ -110,7 +94,7 @@ Result<std::vector<std::optional<Page>>> ReadDictionaryPages(const ParquetFileRe
 
   std::vector<ReadRange> ranges;
   for (const Pending& p : pending) ranges.push_back(p.range);
-  FLOE_ASSIGN_OR_RETURN(std::vector<Buffer> fetched, Fetch(file, ranges, coalesce));
+  FLOE_ASSIGN_OR_RETURN(std::vector<Buffer> fetched, file.ReadRanges(ranges, coalesce));
   // Probed pages longer than the probe: the rest of each.
   std::vector<Pending*> longer;
   ranges.clear();
@@ -124,7 +108,7 @@ Result<std::vector<std::optional<Page>>> ReadDictionaryPages(const ParquetFileRe
     }
   }
   if (!longer.empty()) {
-    FLOE_ASSIGN_OR_RETURN(fetched, Fetch(file, ranges, coalesce));
+    FLOE_ASSIGN_OR_RETURN(fetched, file.ReadRanges(ranges, coalesce));
     for (size_t k = 0; k < longer.size(); ++k) {
       FLOE_ASSIGN_OR_RETURN(longer[k]->bytes, Join(*longer[k], fetched[k]));
     }
@@ -132,16 +116,14 @@ Result<std::vector<std::optional<Page>>> ReadDictionaryPages(const ParquetFileRe
 
   for (Pending& p : pending) {
     if (!p.found) continue;
-    const int column = columns[p.column_index];
-    FLOE_ASSIGN_OR_RETURN(const ColumnMetaData* meta, file.ColumnChunkMeta(row_group, column));
-    const std::string context = file.ColumnChunkContext(row_group, column);
-    const Result<compression::Codec> codec = ToCodec(meta->codec);
+    const std::string context = file.ColumnChunkContext(row_group, columns[p.column_index]);
+    const Result<compression::Codec> codec = ToCodec(p.meta->codec);
     if (!codec.ok()) continue;  // a codec floe lacks: the chunk's reader says so, if it is read
     PageReaderOptions options;
     options.max_page_size = file.options().max_page_size;
     options.verify_checksums = file.options().verify_page_checksums;
     options.first_page_is_dictionary = true;
-    FLOE_ASSIGN_OR_RETURN(options.decryptor, file.ColumnDecryptor(row_group, column));
+    options.decryptor = std::move(p.decryptor);
     PageReader reader(std::move(p.bytes), p.range.offset, *codec, std::move(options), context);
     Result<std::optional<Page>> page = reader.Next();
     if (!page.ok() && page.status().code() == StatusCode::kUnsupported) continue;  // past the page budget

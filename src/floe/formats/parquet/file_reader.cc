@@ -274,6 +274,25 @@ Status ParquetFileReader::DeferredColumnError(int row_group, int column) const {
   return it == column_errors_.end() ? Status::OK() : it->second;
 }
 
+Result<std::vector<Buffer>> ParquetFileReader::ReadRanges(const std::vector<ReadRange>& ranges,
+                                                          const CoalesceOptions& coalesce) const {
+  std::vector<Buffer> out(ranges.size());
+  std::vector<size_t> missing;
+  std::vector<ReadRange> requests;
+  for (size_t i = 0; i < ranges.size(); ++i) {
+    if (std::optional<Buffer> cached = CachedTailBytes(ranges[i].offset, ranges[i].length)) {
+      out[i] = std::move(*cached);
+    } else {
+      missing.push_back(i);
+      requests.push_back(ranges[i]);
+    }
+  }
+  if (requests.empty()) return out;
+  FLOE_ASSIGN_OR_RETURN(std::vector<Buffer> fetched, file_->ReadRanges(requests, coalesce));
+  for (size_t k = 0; k < missing.size(); ++k) out[missing[k]] = std::move(fetched[k]);
+  return out;
+}
+
 std::optional<Buffer> ParquetFileReader::CachedTailBytes(int64_t offset, int64_t length) const {
   if (tail_.empty() || offset < tail_offset_ || length < 0 ||
       offset + length > tail_offset_ + static_cast<int64_t>(tail_.size())) {

@@ -16,6 +16,7 @@
 #include <optional>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "floe/base/result.h"
 #include "floe/formats/parquet/encryption.h"
@@ -86,6 +87,11 @@ class ParquetFileReader {
   // fetched them (the page index usually sits just before the footer), so
   // callers skip a request; nullopt otherwise.
   std::optional<Buffer> CachedTailBytes(int64_t offset, int64_t length) const;
+  // The bytes of each of `ranges`: those the footer read holds from it, the
+  // rest in one ReadRanges() call with `coalesce`. Storage errors as
+  // FileIO returns them.
+  Result<std::vector<Buffer>> ReadRanges(const std::vector<ReadRange>& ranges,
+                                         const CoalesceOptions& coalesce = {}) const;
 
   // How the file is encrypted: its algorithm (from the crypto metadata of an
   // encrypted footer, or from a signed plaintext footer), or nullptr for a

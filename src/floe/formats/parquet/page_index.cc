@@ -90,21 +90,9 @@ Result<std::vector<ColumnPageIndex>> ReadPageIndex(const ParquetFileReader& file
     FLOE_RETURN_IF_ERROR(add(chunk.offset_index_offset, chunk.offset_index_length, true));
   }
   // Index bytes the footer read already holds cost no request.
-  std::vector<Buffer> bytes(slots.size());
   std::vector<ReadRange> ranges;
-  std::vector<size_t> fetched;
-  for (size_t i = 0; i < slots.size(); ++i) {
-    if (auto cached = file.CachedTailBytes(slots[i].range.offset, slots[i].range.length)) {
-      bytes[i] = std::move(*cached);
-    } else {
-      ranges.push_back(slots[i].range);
-      fetched.push_back(i);
-    }
-  }
-  if (!ranges.empty()) {
-    FLOE_ASSIGN_OR_RETURN(std::vector<Buffer> read, file.file().ReadRanges(ranges));
-    for (size_t k = 0; k < fetched.size(); ++k) bytes[fetched[k]] = std::move(read[k]);
-  }
+  for (const IndexSlot& slot : slots) ranges.push_back(slot.range);
+  FLOE_ASSIGN_OR_RETURN(const std::vector<Buffer> bytes, file.ReadRanges(ranges));
 
   std::vector<ColumnPageIndex> out(columns.size());
   for (size_t i = 0; i < slots.size(); ++i) {

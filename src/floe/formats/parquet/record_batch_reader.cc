@@ -431,8 +431,7 @@ Result<bool> ParquetRecordBatchReader::DictionariesMayMatch(int row_group) {
     const Result<const ColumnMetaData*> meta = f.ColumnChunkMeta(row_group, p.column);
     if (!meta.ok() && meta.status().code() == StatusCode::kPermissionDenied) continue;
     FLOE_RETURN_IF_ERROR(meta.status());
-    if (!AllDataPagesDictionaryEncoded(**meta) || !f.ColumnDecryptor(row_group, p.column).ok()) continue;
-    columns.push_back(p.column);
+    if (AllDataPagesDictionaryEncoded(**meta)) columns.push_back(p.column);
   }
   if (columns.empty()) return true;
   FLOE_ASSIGN_OR_RETURN(const std::vector<std::optional<Page>> pages,
