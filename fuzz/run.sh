@@ -17,8 +17,11 @@ for bin in "$build"/fuzz/*_fuzz; do
   corpus="$build/corpus/$name"
   mkdir -p "$corpus"
   mapfile -t existing < <("$here/seeds.sh" "$name" "$shared")
+  # A target's libFuzzer dictionary, when it has one (fuzz/<target>.dict).
+  dict=()
+  [ -f "$here/$name.dict" ] && dict=(-dict="$here/$name.dict")
   echo "fuzz: $name for ${seconds}s"
-  if ! "$bin" "$corpus" "${existing[@]}" -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=10 \
+  if ! "$bin" "$corpus" "${existing[@]}" "${dict[@]}" -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=10 \
       -artifact_prefix="$build/crashes/$name-" -print_final_stats=1 >"$build/$name.log" 2>&1; then
     echo "fuzz: $name FAILED (see $build/$name.log)"
     tail -20 "$build/$name.log"

@@ -2,6 +2,7 @@
 
 #include <simdjson.h>
 
+#include "floe/base/json_parse.h"
 #include "floe/base/strings.h"
 
 namespace floe::iceberg {
@@ -57,7 +58,7 @@ Result<NameMapping> ParseNameMapping(std::string_view json) {
   if (json.empty()) return Status::InvalidArgument("name mapping: empty");
   simdjson::dom::parser parser;
   simdjson::dom::element root;
-  if (parser.parse(json.data(), json.size()).get(root) != simdjson::SUCCESS) {
+  if (ParseJson(parser, json).get(root) != simdjson::SUCCESS) {
     return Status::InvalidArgument("name mapping: not valid JSON");
   }
   NameMapping mapping;

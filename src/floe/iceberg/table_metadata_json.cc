@@ -2,6 +2,7 @@
 
 #include <simdjson.h>
 
+#include "floe/base/json_parse.h"
 #include "floe/base/json_writer.h"
 #include "floe/base/strings.h"
 #include "floe/iceberg/json_reader.h"
@@ -396,7 +397,7 @@ Result<TableMetadata> TableMetadataFromJson(std::string_view json, std::string_v
   if (json.empty()) return Status::Corrupt(StrCat(what, ": empty, expected a JSON object"));
   simdjson::dom::parser parser;
   element root;
-  if (auto error = parser.parse(json.data(), json.size()).get(root); error != simdjson::SUCCESS) {
+  if (auto error = ParseJson(parser, json).get(root); error != simdjson::SUCCESS) {
     return Status::Corrupt(StrCat(what, ": not valid JSON (", simdjson::error_message(error), ")"));
   }
   auto result = internal::ReadTableMetadata(root);

@@ -1,5 +1,6 @@
 #include "floe/iceberg/view_metadata_json.h"
 
+#include "floe/base/json_parse.h"
 #include "floe/base/strings.h"
 #include "floe/iceberg/json_reader.h"
 #include "floe/iceberg/schema_json.h"
@@ -71,7 +72,7 @@ namespace {
 Result<element> Parse(simdjson::dom::parser& parser, std::string_view json, const std::string& what) {
   if (json.empty()) return Status::Corrupt(StrCat(what, ": empty, expected a JSON object"));
   element root;
-  if (auto error = parser.parse(json.data(), json.size()).get(root); error != simdjson::SUCCESS) {
+  if (auto error = ParseJson(parser, json).get(root); error != simdjson::SUCCESS) {
     return Status::Corrupt(StrCat(what, ": not valid JSON (", simdjson::error_message(error), ")"));
   }
   return root;

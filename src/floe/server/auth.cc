@@ -10,6 +10,7 @@
 #include <optional>
 
 #include "floe/base/base64.h"
+#include "floe/base/json_parse.h"
 #include "floe/base/json_writer.h"
 #include "floe/base/strings.h"
 
@@ -151,7 +152,7 @@ Result<Principal> TokenAuthority::Decode(std::string_view token) const {
   if (!payload.ok()) return malformed;
   simdjson::dom::parser parser;
   simdjson::dom::element root;
-  if (parser.parse(payload->data(), payload->size()).get(root) != simdjson::SUCCESS) return malformed;
+  if (ParseJson(parser, *payload).get(root) != simdjson::SUCCESS) return malformed;
   std::string_view sub, scope;
   int64_t exp = 0;
   if (root["sub"].get(sub) != simdjson::SUCCESS || root["exp"].get(exp) != simdjson::SUCCESS ||

@@ -5,6 +5,7 @@
 #include <set>
 #include <type_traits>
 
+#include "floe/base/json_parse.h"
 #include "floe/base/strings.h"
 #include "floe/iceberg/json_reader.h"
 
@@ -92,7 +93,7 @@ Result<ServeSettings> Read(simdjson::dom::element root, RestServerOptions* o) {
 Result<ServeSettings> ApplyServerConfig(std::string_view json, RestServerOptions* options) {
   simdjson::dom::parser parser;
   simdjson::dom::element root;
-  if (auto error = parser.parse(json.data(), json.size()).get(root); error != simdjson::SUCCESS) {
+  if (auto error = ParseJson(parser, json).get(root); error != simdjson::SUCCESS) {
     return Status::InvalidArgument(StrCat("server config: not valid JSON (", simdjson::error_message(error), ")"));
   }
   RestServerOptions copy = *options;

@@ -2,6 +2,7 @@
 
 #include <simdjson.h>
 
+#include "floe/base/json_parse.h"
 #include "floe/base/json_writer.h"
 #include "floe/base/strings.h"
 #include "floe/iceberg/json_reader.h"
@@ -109,7 +110,7 @@ Result<ErrorModel> ReadError(simdjson::dom::element root) {
 Result<ErrorModel> ErrorResponseFromJson(std::string_view json) {
   simdjson::dom::parser parser;
   simdjson::dom::element root;
-  if (auto error = parser.parse(json.data(), json.size()).get(root); error != simdjson::SUCCESS) {
+  if (auto error = ParseJson(parser, json).get(root); error != simdjson::SUCCESS) {
     return Status::InvalidArgument(StrCat("error response: not valid JSON (", simdjson::error_message(error), ")"));
   }
   auto r = ReadError(root);

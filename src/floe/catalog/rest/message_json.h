@@ -14,6 +14,7 @@
 #include <string>
 #include <string_view>
 
+#include "floe/base/json_parse.h"
 #include "floe/base/json_writer.h"
 #include "floe/base/result.h"
 #include "floe/base/strings.h"
@@ -28,7 +29,7 @@ template <typename T, typename ReadFn>
 Result<T> ParseMessage(std::string_view json, std::string_view what, ReadFn read) {
   simdjson::dom::parser parser;
   simdjson::dom::element root;
-  if (auto error = parser.parse(json.data(), json.size()).get(root); error != simdjson::SUCCESS) {
+  if (auto error = ParseJson(parser, json).get(root); error != simdjson::SUCCESS) {
     return Status::InvalidArgument(StrCat(what, ": not valid JSON (", simdjson::error_message(error), ")"));
   }
   Result<T> r = read(root);

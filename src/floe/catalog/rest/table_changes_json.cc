@@ -1,5 +1,6 @@
 #include "floe/catalog/rest/table_changes_json.h"
 
+#include "floe/base/json_parse.h"
 #include "floe/base/overloaded.h"
 #include "floe/base/strings.h"
 #include "floe/iceberg/json_reader.h"
@@ -201,7 +202,7 @@ template <typename T, typename ReadFn>
 Result<T> ParseOne(std::string_view json, std::string_view what, ReadFn read) {
   simdjson::dom::parser parser;
   element root;
-  if (auto error = parser.parse(json.data(), json.size()).get(root); error != simdjson::SUCCESS) {
+  if (auto error = ParseJson(parser, json).get(root); error != simdjson::SUCCESS) {
     return Status::InvalidArgument(StrCat(what, ": not valid JSON (", simdjson::error_message(error), ")"));
   }
   auto r = read(root, std::string());

@@ -6,6 +6,7 @@
 
 #include <limits>
 
+#include "floe/base/json_parse.h"
 #include "floe/base/json_writer.h"
 #include "floe/base/strings.h"
 
@@ -171,7 +172,7 @@ std::string FileMetadataToJson(const FileMetadata& metadata) {
 Result<FileMetadata> ParseFileMetadata(std::string_view json) {
   simdjson::dom::parser parser;
   element root;
-  if (auto error = parser.parse(json.data(), json.size()).get(root); error != simdjson::SUCCESS) {
+  if (auto error = ParseJson(parser, json).get(root); error != simdjson::SUCCESS) {
     return Status::Corrupt(StrCat("not JSON: ", simdjson::error_message(error)));
   }
   simdjson::dom::object object;

@@ -7,6 +7,7 @@
 #include <optional>
 #include <vector>
 
+#include "floe/base/json_parse.h"
 #include "floe/base/strings.h"
 #include "floe/columnar/builder_binary.h"
 
@@ -183,7 +184,7 @@ Result<std::unique_ptr<RecordBatchReader>> OpenJsonLines(FileIO& io, const std::
     ++line_number;
     if (Trim(line).empty()) continue;
     simdjson::dom::element element;
-    if (parser.parse(line.data(), line.size()).get(element) != simdjson::SUCCESS || !element.is_object()) {
+    if (ParseJson(parser, line).get(element) != simdjson::SUCCESS || !element.is_object()) {
       return Status::Corrupt(StrCat("json lines ", Quote(path), " line ", line_number, ": not a JSON object"));
     }
     TextBatchReader::Row row(names.size());

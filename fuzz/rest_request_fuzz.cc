@@ -1,0 +1,258 @@
+// Fuzzes what `floe serve` does with a request body, which comes from the
+// network: every REST message parser (catalog/rest/) reads the input, and a
+// request that parses goes on as the server takes it:
+// - a create-table request builds its table's first metadata
+//   (NewTableMetadata), a create-view request its view's;
+// - a commit's requirements and updates are applied to a base table (a v2
+//   table with snapshots, refs, two schemas and specs) or to no table (a
+//   create transaction); a view commit's to a base view.
+// Metadata a commit or create accepts must serialize, and read back equal:
+// otherwise the server would write a metadata file it cannot load. A message
+// that parses must write and parse again to the same JSON. The input is also
+// read as a form body, a namespace path segment and a server config.
+// Errors must be of the kinds a bad request gets (InvalidArgument, NotFound,
+// AlreadyExists, CommitConflict, Unsupported, Corrupt); anything else, a
+// crash, UB or leak is a bug.
+
+#include <cstdint>
+#include <cstdlib>
+#include <string>
+#include <string_view>
+
+#include "floe/catalog/rest/rest_messages.h"
+#include "floe/catalog/rest/rest_path.h"
+#include "floe/catalog/rest/view_messages.h"
+#include "floe/iceberg/new_table_metadata.h"
+#include "floe/iceberg/table_metadata_json.h"
+#include "floe/iceberg/table_update.h"
+#include "floe/iceberg/view_metadata_json.h"
+#include "floe/iceberg/view_update.h"
+#include "floe/server/server_config.h"
+
+namespace {
+
+namespace rest = floe::catalog::rest;
+namespace iceberg = floe::iceberg;
+using floe::Status;
+
+// The kinds a request may be refused with; any other is a bug.
+void CheckRefusal(const Status& s) {
+  if (s.ok() || s.IsInvalidArgument() || s.IsNotFound() || s.IsAlreadyExists() || s.IsCommitConflict() ||
+      s.IsUnsupported() || s.IsCorrupt()) {
+    return;
+  }
+  std::abort();
+}
+
+// A base table for commits: v2, two schemas, two specs, a sort order, two
+// snapshots (the second current), a branch and a tag.
+constexpr std::string_view kBaseTable = R"json({
+  "format-version": 2, "table-uuid": "d20125c8-7284-442c-9aea-15fee620737c",
+  "location": "s3://bucket/warehouse/db/t", "last-sequence-number": 2,
+  "last-updated-ms": 1700000000000, "last-column-id": 4, "current-schema-id": 1,
+  "schemas": [
+    {"type": "struct", "schema-id": 0, "fields": [
+      {"id": 1, "name": "id", "required": true, "type": "long"},
+      {"id": 2, "name": "ts", "required": false, "type": "timestamptz"}]},
+    {"type": "struct", "schema-id": 1, "identifier-field-ids": [1], "fields": [
+      {"id": 1, "name": "id", "required": true, "type": "long"},
+      {"id": 2, "name": "ts", "required": false, "type": "timestamptz"},
+      {"id": 3, "name": "name", "required": false, "type": "string"},
+      {"id": 4, "name": "amount", "required": false, "type": "decimal(10, 2)"}]}],
+  "default-spec-id": 1,
+  "partition-specs": [
+    {"spec-id": 0, "fields": []},
+    {"spec-id": 1, "fields": [
+      {"name": "ts_day", "transform": "day", "source-id": 2, "field-id": 1000},
+      {"name": "id_bucket", "transform": "bucket[16]", "source-id": 1, "field-id": 1001}]}],
+  "last-partition-id": 1001,
+  "default-sort-order-id": 1,
+  "sort-orders": [
+    {"order-id": 0, "fields": []},
+    {"order-id": 1, "fields": [
+      {"transform": "identity", "source-id": 1, "direction": "asc", "null-order": "nulls-first"}]}],
+  "properties": {"write.format.default": "parquet"},
+  "current-snapshot-id": 2,
+  "refs": {
+    "main": {"snapshot-id": 2, "type": "branch"},
+    "audit": {"snapshot-id": 1, "type": "branch", "max-ref-age-ms": 86400000},
+    "v1": {"snapshot-id": 1, "type": "tag"}},
+  "snapshots": [
+    {"snapshot-id": 1, "sequence-number": 1, "timestamp-ms": 1700000000000,
+     "summary": {"operation": "append"}, "manifest-list": "s3://bucket/warehouse/db/t/metadata/snap-1.avro",
+     "schema-id": 0},
+    {"snapshot-id": 2, "parent-snapshot-id": 1, "sequence-number": 2, "timestamp-ms": 1700000000001,
+     "summary": {"operation": "overwrite"}, "manifest-list": "s3://bucket/warehouse/db/t/metadata/snap-2.avro",
+     "schema-id": 1}],
+  "snapshot-log": [{"snapshot-id": 1, "timestamp-ms": 1700000000000}, {"snapshot-id": 2, "timestamp-ms": 1700000000001}],
+  "metadata-log": []
+})json";
+
+constexpr std::string_view kBaseView = R"json({
+  "view-uuid": "fa6506c3-7681-40c8-86dc-e36561f83385", "format-version": 1,
+  "location": "s3://bucket/warehouse/db/v", "current-version-id": 1,
+  "properties": {"comment": "a view"},
+  "schemas": [{"schema-id": 0, "type": "struct", "fields": [
+    {"id": 1, "name": "id", "required": true, "type": "long"}]}],
+  "versions": [{"version-id": 1, "timestamp-ms": 1700000000000, "schema-id": 0,
+    "summary": {"engine-name": "floe"}, "default-namespace": ["db"],
+    "representations": [{"type": "sql", "sql": "SELECT id FROM t", "dialect": "spark"}]}],
+  "version-log": [{"version-id": 1, "timestamp-ms": 1700000000000}]
+})json";
+
+const iceberg::TableMetadata& BaseTable() {
+  static const iceberg::TableMetadata* base = [] {
+    auto m = iceberg::TableMetadataFromJson(kBaseTable, "base");
+    if (!m.ok()) std::abort();  // the fuzz target's own fixture must read
+    return new iceberg::TableMetadata(std::move(*m));
+  }();
+  return *base;
+}
+
+const iceberg::ViewMetadata& BaseView() {
+  static const iceberg::ViewMetadata* base = [] {
+    auto m = iceberg::ViewMetadataFromJson(kBaseView, "base");
+    if (!m.ok()) std::abort();
+    return new iceberg::ViewMetadata(std::move(*m));
+  }();
+  return *base;
+}
+
+// Metadata the server accepted must write and read back equal.
+void CheckTable(const floe::Result<iceberg::TableMetadata>& metadata) {
+  if (!metadata.ok()) {
+    CheckRefusal(metadata.status());
+    return;
+  }
+  auto json = iceberg::TableMetadataToJson(*metadata);
+  if (!json.ok()) std::abort();
+  auto again = iceberg::TableMetadataFromJson(*json, "rewritten");
+  if (!again.ok() || !(*again == *metadata)) std::abort();
+}
+
+void CheckView(const floe::Result<iceberg::ViewMetadata>& metadata) {
+  if (!metadata.ok()) {
+    CheckRefusal(metadata.status());
+    return;
+  }
+  auto json = iceberg::ViewMetadataToJson(*metadata);
+  if (!json.ok()) std::abort();
+  auto again = iceberg::ViewMetadataFromJson(*json, "rewritten");
+  if (!again.ok() || !(*again == *metadata)) std::abort();
+}
+
+// parse(ToJson(parse(input))) must succeed and write the same JSON.
+template <typename T, typename Parse>
+void CheckRoundTrip(const T& message, Parse parse) {
+  const std::string first = rest::ToJson(message);
+  auto again = parse(first);
+  if (!again.ok() || rest::ToJson(*again) != first) std::abort();
+}
+
+void FuzzTableMessages(std::string_view input) {
+  if (auto m = rest::ParseCreateTableRequest(input); m.ok()) {
+    CheckRoundTrip(*m, rest::ParseCreateTableRequest);
+    iceberg::TableDefinition definition{m->table.schema,     m->table.partition_spec,
+                                        m->table.sort_order, m->table.location.value_or("s3://bucket/t"),
+                                        m->table.properties, m->table.format_version};
+    CheckTable(iceberg::NewTableMetadata(definition));
+  } else {
+    CheckRefusal(m.status());
+  }
+  if (auto m = rest::ParseCommitTableRequest(input); m.ok()) {
+    CheckRoundTrip(*m, rest::ParseCommitTableRequest);
+    CheckTable(iceberg::ApplyTableChanges(&BaseTable(), m->requirements, m->updates));
+    CheckTable(iceberg::ApplyTableChanges(nullptr, m->requirements, m->updates));
+  } else {
+    CheckRefusal(m.status());
+  }
+  if (auto m = rest::ParseCommitTransactionRequest(input); m.ok()) {
+    CheckRoundTrip(*m, rest::ParseCommitTransactionRequest);
+    for (const rest::CommitTableRequest& change : m->table_changes) {
+      CheckTable(iceberg::ApplyTableChanges(&BaseTable(), change.requirements, change.updates));
+    }
+  } else {
+    CheckRefusal(m.status());
+  }
+}
+
+void FuzzViewMessages(std::string_view input) {
+  if (auto m = rest::ParseCreateViewRequest(input); m.ok()) {
+    CheckRoundTrip(*m, rest::ParseCreateViewRequest);
+    // As the SQL catalog builds a new view (sql_catalog_views.cc).
+    iceberg::ViewVersion version = m->view.view_version;
+    version.schema_id = iceberg::kLastAdded;
+    const std::vector<iceberg::ViewUpdate> updates = {iceberg::AssignUuid{"0f8f5a8e-1b4f-4b43-9d2e-6cbbd2a0b7a1"},
+                                                      iceberg::SetLocation{m->view.location.value_or("s3://bucket/v")},
+                                                      iceberg::AddSchema{m->view.schema},
+                                                      iceberg::SetProperties{m->view.properties},
+                                                      iceberg::AddViewVersion{std::move(version)},
+                                                      iceberg::SetCurrentViewVersion{iceberg::kLastAdded}};
+    CheckView(iceberg::ApplyViewChanges(nullptr, {}, updates));
+  } else {
+    CheckRefusal(m.status());
+  }
+  if (auto m = rest::ParseCommitViewRequest(input); m.ok()) {
+    CheckRoundTrip(*m, rest::ParseCommitViewRequest);
+    CheckView(iceberg::ApplyViewChanges(&BaseView(), m->requirements, m->updates));
+  } else {
+    CheckRefusal(m.status());
+  }
+}
+
+void FuzzSmallMessages(std::string_view input) {
+  if (auto m = rest::ParseNamespaceMessage(input); m.ok()) {
+    CheckRoundTrip(*m, rest::ParseNamespaceMessage);
+  } else {
+    CheckRefusal(m.status());
+  }
+  if (auto m = rest::ParseUpdateNamespacePropertiesRequest(input); m.ok()) {
+    CheckRoundTrip(*m, rest::ParseUpdateNamespacePropertiesRequest);
+  } else {
+    CheckRefusal(m.status());
+  }
+  if (auto m = rest::ParseRenameTableRequest(input); m.ok()) {
+    CheckRoundTrip(*m, rest::ParseRenameTableRequest);
+  } else {
+    CheckRefusal(m.status());
+  }
+  if (auto m = rest::ParseRegisterTableRequest(input); m.ok()) {
+    CheckRoundTrip(*m, rest::ParseRegisterTableRequest);
+  } else {
+    CheckRefusal(m.status());
+  }
+  if (auto m = rest::ParseReportMetricsRequest(input); !m.ok()) CheckRefusal(m.status());
+  if (auto m = rest::ParseTableIdentifier(input); !m.ok()) CheckRefusal(m.status());
+}
+
+// The request's other untrusted text: a form body (OAuth token requests), a
+// path segment naming a namespace, and the server's config file.
+void FuzzText(std::string_view input) {
+  if (auto form = rest::ParseForm(input); form.ok()) {
+    auto again = rest::ParseForm(rest::FormEncode(*form));
+    if (!again.ok() || *again != *form) std::abort();
+  } else {
+    CheckRefusal(form.status());
+  }
+  if (auto ns = rest::DecodeNamespace(input); ns.ok()) {
+    auto again = rest::DecodeNamespace(rest::EncodeNamespace(*ns));
+    if (!again.ok() || again->levels != ns->levels) std::abort();
+  } else {
+    CheckRefusal(ns.status());
+  }
+  floe::server::RestServerOptions options;
+  if (auto settings = floe::server::ApplyServerConfig(input, &options); !settings.ok()) {
+    CheckRefusal(settings.status());
+  }
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  const std::string_view input(reinterpret_cast<const char*>(data), size);
+  FuzzTableMessages(input);
+  FuzzViewMessages(input);
+  FuzzSmallMessages(input);
+  FuzzText(input);
+  return 0;
+}

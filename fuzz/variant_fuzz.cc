@@ -1,0 +1,112 @@
+// Fuzzes the Variant binary decoder and the rebuilding of shredded variants
+// (formats/parquet/variant/), both fed untrusted bytes: a variant column's
+// metadata and value come from whatever file is read.
+//
+// - An input that starts with "PAR1" is a Parquet file: it is scanned, and
+//   every row of every top-level struct column is given to UnshredVariant
+//   (a struct not shaped as a variant is refused, which is fine). A row
+//   stored unshredded must rebuild to what DecodeVariant gives for its own
+//   metadata and value bytes.
+// - Any other input is a serialized variant (metadata, then value).
+//   DecodeSerializedVariant must agree with parsing the metadata and then
+//   decoding the rest, and a decoded value must print.
+// Any error is fine; a crash, UB, leak or disagreement is not.
+
+#include <cstdint>
+#include <cstdlib>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "floe/formats/parquet/record_batch_reader.h"
+#include "floe/formats/parquet/variant/variant_decoder.h"
+#include "floe/formats/parquet/variant/variant_shredding.h"
+#include "floe/io/file_io.h"
+
+namespace {
+
+using floe::Array;
+using floe::TypeId;
+
+// The metadata and value bytes of row `i` when it is stored unshredded: a
+// binary metadata and value, and no typed_value or a null one.
+std::optional<std::pair<std::string_view, std::string_view>> UnshreddedBytes(const Array& column, int64_t i) {
+  std::optional<Array> metadata, value, typed;
+  for (int k = 0; k < column.num_fields(); ++k) {
+    const std::string& name = column.type()->field(k).name;
+    if (name == "metadata") metadata = column.field(k);
+    if (name == "value") value = column.field(k);
+    if (name == "typed_value") typed = column.field(k);
+  }
+  const auto binary = [](const std::optional<Array>& a) {
+    return a && (a->type()->id() == TypeId::kBinary || a->type()->id() == TypeId::kString);
+  };
+  if (column.IsNull(i) || !binary(metadata) || !binary(value) || metadata->IsNull(i) || value->IsNull(i) ||
+      (typed && typed->IsValid(i))) {
+    return std::nullopt;
+  }
+  return std::make_pair(metadata->GetString(i), value->GetString(i));
+}
+
+void CheckColumn(const Array& column) {
+  if (column.type()->id() != TypeId::kStruct) return;
+  for (int64_t i = 0; i < column.length(); ++i) {
+    auto rebuilt = floe::parquet::UnshredVariant(column, i);
+    if (!rebuilt.ok()) continue;
+    if (!rebuilt->has_value()) continue;
+    const std::string text = (*rebuilt)->ToString();
+    const auto bytes = UnshreddedBytes(column, i);
+    if (!bytes) continue;
+    auto metadata = floe::parquet::VariantMetadata::Parse(bytes->first);
+    if (!metadata.ok()) std::abort();  // the rebuild accepted it
+    auto decoded = floe::parquet::DecodeVariant(*metadata, bytes->second);
+    if (!decoded.ok() || decoded->ToString() != text) std::abort();
+  }
+}
+
+void FuzzParquet(std::string_view input) {
+  std::shared_ptr<floe::FileIO> io = floe::NewMemoryFileIO();
+  if (!io->WriteAll("mem://fuzz.parquet", input).ok()) return;
+  floe::parquet::ReaderOptions options;
+  options.max_page_size = 16 << 20;
+  auto opened = floe::parquet::ParquetFileReader::Open(io, "mem://fuzz.parquet", options);
+  if (!opened.ok()) return;
+  floe::parquet::ScanOptions scan;
+  scan.batch_size = 64;
+  auto reader = floe::parquet::ParquetRecordBatchReader::Make(
+      std::shared_ptr<const floe::parquet::ParquetFileReader>(std::move(*opened)), scan);
+  if (!reader.ok()) return;
+  // Bound the work per input: a tiny file may declare billions of rows.
+  for (int batches = 0; batches < 200; ++batches) {
+    auto batch = (*reader)->Next();
+    if (!batch.ok() || !batch->has_value()) return;
+    for (const Array& column : (*batch)->columns()) CheckColumn(column);
+  }
+}
+
+void FuzzSerialized(std::string_view input) {
+  auto whole = floe::parquet::DecodeSerializedVariant(input);
+  size_t consumed = 0;
+  auto metadata = floe::parquet::VariantMetadata::Parse(input, &consumed);
+  if (!metadata.ok()) {
+    if (whole.ok()) std::abort();
+    return;
+  }
+  if (consumed > input.size()) std::abort();
+  auto split = floe::parquet::DecodeVariant(*metadata, input.substr(consumed));
+  if (whole.ok() != split.ok()) std::abort();
+  if (whole.ok() && whole->ToString() != split->ToString()) std::abort();
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  const std::string_view input(reinterpret_cast<const char*>(data), size);
+  if (input.substr(0, 4) == "PAR1") {
+    FuzzParquet(input);
+  } else {
+    FuzzSerialized(input);
+  }
+  return 0;
+}
