@@ -2,8 +2,9 @@
 // are untrusted bytes. The input is read as each document floe parses (a
 // listing, a delete result, an error, a multipart upload id) and its
 // elements are pulled out as S3Client does. Properties checked: text that
-// XmlEscape wrote unescapes back to itself, and each block XmlBlocks gives
-// lies inside the input. Any error is fine; a crash, UB or leak is not.
+// XmlEscape wrote unescapes back to itself, and each non-empty block
+// XmlBlocks gives lies inside the input. Any error is fine; a crash, UB or
+// leak is not.
 
 #include <cstdint>
 #include <cstdlib>
@@ -22,7 +23,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   (void)floe::ParseIso8601Millis(xml);
   if (auto blocks = floe::XmlBlocks(xml, "Contents"); blocks.ok()) {
     for (std::string_view block : *blocks) {
-      if (block.data() < xml.data() || block.data() + block.size() > xml.data() + xml.size()) std::abort();
+      // A self-closing <Contents/> is an empty view that points nowhere.
+      if (!block.empty() && (block.data() < xml.data() || block.data() + block.size() > xml.data() + xml.size())) {
+        std::abort();
+      }
       (void)floe::XmlElements(block, "Size");
     }
   }

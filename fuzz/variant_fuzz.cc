@@ -9,7 +9,8 @@
 //   metadata and value bytes.
 // - Any other input is a serialized variant (metadata, then value).
 //   DecodeSerializedVariant must agree with parsing the metadata and then
-//   decoding the rest, and a decoded value must print.
+//   decoding the rest.
+// Every decoded value's JSON text (variant_json.h) must be valid JSON.
 // Any error is fine; a crash, UB, leak or disagreement is not.
 
 #include <cstdint>
@@ -19,8 +20,10 @@
 #include <string>
 #include <string_view>
 
+#include "floe/base/json_parse.h"
 #include "floe/formats/parquet/record_batch_reader.h"
 #include "floe/formats/parquet/variant/variant_decoder.h"
+#include "floe/formats/parquet/variant/variant_json.h"
 #include "floe/formats/parquet/variant/variant_shredding.h"
 #include "floe/io/file_io.h"
 
@@ -49,12 +52,19 @@ std::optional<std::pair<std::string_view, std::string_view>> UnshreddedBytes(con
   return std::make_pair(metadata->GetString(i), value->GetString(i));
 }
 
+void CheckJson(const floe::parquet::VariantValue& value) {
+  static simdjson::dom::parser parser;
+  simdjson::dom::element ignored;
+  if (floe::ParseJson(parser, floe::parquet::VariantToJson(value)).get(ignored) != simdjson::SUCCESS) std::abort();
+}
+
 void CheckColumn(const Array& column) {
   if (column.type()->id() != TypeId::kStruct) return;
   for (int64_t i = 0; i < column.length(); ++i) {
     auto rebuilt = floe::parquet::UnshredVariant(column, i);
     if (!rebuilt.ok()) continue;
     if (!rebuilt->has_value()) continue;
+    CheckJson(**rebuilt);
     const std::string text = (*rebuilt)->ToString();
     const auto bytes = UnshreddedBytes(column, i);
     if (!bytes) continue;
@@ -97,6 +107,7 @@ void FuzzSerialized(std::string_view input) {
   auto split = floe::parquet::DecodeVariant(*metadata, input.substr(consumed));
   if (whole.ok() != split.ok()) std::abort();
   if (whole.ok() && whole->ToString() != split->ToString()) std::abort();
+  if (whole.ok()) CheckJson(*whole);
 }
 
 }  // namespace

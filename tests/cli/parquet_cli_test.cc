@@ -154,6 +154,29 @@ TEST(ParquetCliTest, SchemaShowsAnotherEnginesAnnotations) {
   EXPECT_NE(r.out.find("-- binary"), std::string::npos) << r.out;
 }
 
+TEST(ParquetCliTest, CatPrintsVariantsAsJsonOrAsStored) {
+  const std::string dir = std::string(FLOE_SHARED_DIR) + "/fixtures/parquet-testing/shredded_variant/";
+  // A shredded array of strings, rebuilt.
+  auto json = RunFloe({"--format", "jsonl", "parquet", "cat", dir + "case-001.parquet"}, kCleanEnv);
+  ASSERT_EQ(json.exit_code, 0) << json.err;
+  EXPECT_EQ(json.out, "{\"id\":1,\"var\":[\"comedy\",\"drama\"]}\n");
+  auto table = RunFloe({"parquet", "cat", dir + "case-046.parquet"}, kCleanEnv);
+  ASSERT_EQ(table.exit_code, 0) << table.err;
+  EXPECT_NE(table.out.find("| {\"a\":null,\"b\":\"\"} |"), std::string::npos) << table.out;
+  // As stored: the metadata, value and typed_value columns.
+  auto binary =
+      RunFloe({"--format", "jsonl", "parquet", "cat", dir + "case-001.parquet", "--variant", "binary"}, kCleanEnv);
+  ASSERT_EQ(binary.exit_code, 0) << binary.err;
+  EXPECT_NE(binary.out.find("\"metadata\":\"010000\""), std::string::npos) << binary.out;
+  // A file the spec calls invalid: one line naming the file, the column and the row.
+  auto invalid = RunFloe({"parquet", "cat", dir + "case-040.parquet"}, kCleanEnv);
+  EXPECT_NE(invalid.exit_code, 0);
+  EXPECT_EQ(invalid.out, "");
+  EXPECT_EQ(std::count(invalid.err.begin(), invalid.err.end(), '\n'), 1) << invalid.err;
+  EXPECT_NE(invalid.err.find("case-040.parquet: column 'var': variant at row 0: "), std::string::npos) << invalid.err;
+  EXPECT_NE(invalid.err.find("conflicting value and typed_value"), std::string::npos) << invalid.err;
+}
+
 TEST(ParquetCliTest, MetaShowsGeospatialStatisticsAndRewriteKeepsThem) {
   testing::TempDir dir;
   const std::string file =

@@ -93,6 +93,27 @@ TEST(BatchPrinterTest, JsonlIsOneObjectPerLine) {
             "\"at\":\"1969-12-31T23:59:59.999999+00:00\"}\n");
 }
 
+TEST(BatchPrinterTest, JsonTextColumnsAreEmbeddedInJsonAndPrintedAsTextElsewhere) {
+  RecordBatch batch =
+      Batch({Field("id", DataType::Int64()), Field("doc", DataType::Utf8())},
+            {Column<int64_t>(DataType::Int64(), {1, 2}), Utf8Column({"{\"a\":[1,\"x\"]}", std::nullopt})});
+  PrintOptions options;
+  options.json_text_columns = {1};
+  options.format = OutputFormat::kJsonl;
+  auto jsonl = FormatBatches(batch.schema_ptr(), std::span<const RecordBatch>(&batch, 1), options);
+  ASSERT_TRUE(jsonl.ok()) << jsonl.status().ToString();
+  EXPECT_EQ(*jsonl, "{\"id\":1,\"doc\":{\"a\":[1,\"x\"]}}\n{\"id\":2,\"doc\":null}\n");
+  options.format = OutputFormat::kCsv;
+  auto csv = FormatBatches(batch.schema_ptr(), std::span<const RecordBatch>(&batch, 1), options);
+  ASSERT_TRUE(csv.ok()) << csv.status().ToString();
+  EXPECT_EQ(*csv, "id,doc\n1,\"{\"\"a\"\":[1,\"\"x\"\"]}\"\n2,\n");
+  // Only a string column can hold JSON text.
+  options.json_text_columns = {0};
+  auto refused = FormatBatches(batch.schema_ptr(), std::span<const RecordBatch>(&batch, 1), options);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_TRUE(refused.status().IsInvalidArgument()) << refused.status().ToString();
+}
+
 TEST(BatchPrinterTest, EmptyResultsKeepTheirFrame) {
   RecordBatch empty = Mixed().Slice(0, 0);
   EXPECT_EQ(Print(empty.Project(std::vector<int>{0, 1}).value(), OutputFormat::kTable),

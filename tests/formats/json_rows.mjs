@@ -7,9 +7,9 @@
 import { execFileSync } from 'node:child_process';
 
 // The rows `floe parquet cat` prints for `file`, or the error it gives.
-export function floeRows(floe, file) {
+export function floeRows(floe, file, args = []) {
   try {
-    const out = execFileSync(floe, ['--format', 'jsonl', 'parquet', 'cat', file], {
+    const out = execFileSync(floe, ['--format', 'jsonl', 'parquet', 'cat', file, ...args], {
       maxBuffer: 1 << 30, stdio: ['ignore', 'pipe', 'pipe'],
     });
     return { rows: out.toString().split('\n').filter((l) => l.length > 0).map(parseExact) };

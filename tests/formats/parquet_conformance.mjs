@@ -14,13 +14,16 @@
 //     the rows of the generator that wrote them;
 //   - bad_data/: a one-line Corrupt error, except ARROW-GH-43605 (valid
 //     data that crashed Arrow), compared with DuckDB;
-//   - shredded_variant/: each case of cases.json reads (its binary form)
-//     with the case's row count and null variants; where a row stores its
-//     variant unshredded, floe's metadata + value bytes are the case's
-//     *.variant.bin; DuckDB's row count and nulls agree where DuckDB can
-//     read the file (the ones it cannot are listed with DuckDB's reason).
-//     The values themselves, shredded ones included, are rebuilt and
-//     compared by formats.ParquetShreddedVariantTest;
+//   - shredded_variant/: each case of cases.json reads (its binary form,
+//     --variant binary) with the case's row count and null variants; where
+//     a row stores its variant unshredded, floe's metadata + value bytes are
+//     the case's *.variant.bin; DuckDB's row count and nulls agree where
+//     DuckDB can read the file (the ones it cannot are listed with DuckDB's
+//     reason). The values themselves, shredded ones included, are rebuilt
+//     and compared by formats.ParquetShreddedVariantTest. As JSON (cat's
+//     default), every valid case's variants equal DuckDB's `var::JSON` up to
+//     the two engines' notations (sameVariantJson), and the cases the folder
+//     calls errors fail with one line naming the column;
 //   - files that are not Parquet (descriptions, generators, variant/'s
 //     binary pairs checked by formats.ParquetVariantTest, bloom filter
 //     headers, key material) are listed with the reason they are not read.
@@ -43,9 +46,9 @@ const { DuckDBInstance } = require('@duckdb/node-api');
 
 const failures = [];
 const fail = (file, what) => failures.push(`${file}: ${what}`);
-const floeRows = (file) => floeRowsOf(floe, path.join(testing, file));
+const floeRows = (file, args = []) => floeRowsOf(floe, path.join(testing, file), args);
 const used = new Set();  // non-Parquet files a check read (expectations)
-const counts = { duckdb: 0, wkt: 0, unshredded: 0, decrypted: 0 };
+const counts = { duckdb: 0, wkt: 0, unshredded: 0, decrypted: 0, variantJson: 0 };
 function compareRows(file, rows, expected, source) {
   const diff = diffRows(rows, expected, source);
   if (diff) fail(file, diff);
@@ -339,6 +342,66 @@ function isVariantNull(bytes) {
   return bytes.length === metadataLength + 1 && bytes[metadataLength] === 0;
 }
 
+// Nanoseconds of a fraction's digits (".123" -> 123000000).
+const fractionNanos = (f) => Number((f ?? '').slice(1).padEnd(9, '0').slice(0, 9));
+const DATETIME = /^(\d{4,}-\d\d-\d\d[T ])?(\d\d:\d\d:\d\d)(\.\d+)?(Z|[+-]00(:?00)?)?$/;
+// DuckDB prints BLOB bytes outside printable ASCII as \xHH.
+const duckBlob = (s) => Buffer.from(s.replace(/\\x([0-9A-Fa-f]{2})/g, (_, h) => String.fromCharCode(parseInt(h, 16))), 'latin1');
+
+// floe's JSON of a variant against DuckDB's var::JSON. The notations differ
+// and nothing else may: floats print in their own shortest form in floe
+// (-10.11) and as the widened double in DuckDB (-10.109999656677246);
+// timestamps are ISO with "T" and "+00:00" in floe, with " " and "+00" in
+// DuckDB, which rounds a UTC instant's nanoseconds to micros; binary is
+// Base64 in floe, escaped bytes in DuckDB.
+function sameVariantJson(a, b) {
+  if (a === null || b === null) return a === b;
+  if (Array.isArray(a) || Array.isArray(b)) {
+    return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, i) => sameVariantJson(x, b[i]));
+  }
+  if (typeof a === 'object' || typeof b === 'object') {
+    if (typeof a !== 'object' || typeof b !== 'object') return false;
+    const keys = Object.keys(a).sort();
+    return looseEqual(keys, Object.keys(b).sort()) && keys.every((k) => sameVariantJson(a[k], b[k]));
+  }
+  // parseExact keeps integers past 2^53 as strings; DuckDB's JSON.parse rounds them.
+  if (typeof a === 'string' && typeof b === 'number' && /^-?\d+$/.test(a)) a = Number(a);
+  if (typeof a === 'number' && typeof b === 'number') return a === b || Math.fround(a) === Math.fround(b);
+  if (typeof a !== 'string' || typeof b !== 'string') return a === b;
+  if (a === b) return true;
+  const ta = DATETIME.exec(a), tb = DATETIME.exec(b);
+  if (ta && tb) {
+    const date = (m) => (m[1] ?? '').replace('T', ' ');
+    return date(ta) === date(tb) && ta[2] === tb[2] && Boolean(ta[4]) === Boolean(tb[4]) &&
+      Math.abs(fractionNanos(ta[3]) - fractionNanos(tb[3])) < 1000;
+  }
+  return Buffer.from(a, 'base64').equals(duckBlob(b));
+}
+
+// Every row's variant as JSON (cat's default) against DuckDB's var::JSON.
+async function checkVariantJson(file, c) {
+  const got = floeRows(file);
+  // The spec lets a reader refuse these or read their shredded values.
+  const mayFail = (c.notes ?? '').includes('not valid');
+  if (c.error_message || (mayFail && got.error)) {
+    if (!got.error || !/^floe: (Corrupt|Unsupported): [^\n]*column 'var': variant at row \d+: [^\n]+$/.test(got.error)) {
+      fail(file, `as JSON, expected a one-line error naming the column (${c.error_message}), got ${got.error ?? 'rows'}`);
+    }
+    return;
+  }
+  if (got.error) return fail(file, `as JSON: ${got.error}`);
+  if (duckdbCannotReadVariant[c.parquet_file]) return;
+  const d = await duck(`SELECT var::JSON::VARCHAR AS j FROM read_parquet(${sqlString(path.join(testing, file))})`);
+  if (d.error) return fail(file, `DuckDB's var::JSON: ${d.error}`);
+  for (const [r, row] of got.rows.entries()) {
+    const theirs = d.rows[r]?.j == null ? null : JSON.parse(d.rows[r].j);
+    if (!sameVariantJson(row.var, theirs)) {
+      fail(file, `row ${r}: variant as JSON ${JSON.stringify(row.var)}, DuckDB ${JSON.stringify(theirs)}`);
+    }
+  }
+  ++counts.variantJson;
+}
+
 async function checkShreddedVariants(cases) {
   const folder = 'shredded_variant';
   used.add(`${folder}/cases.json`);
@@ -348,7 +411,8 @@ async function checkShreddedVariants(cases) {
     const file = `${folder}/${c.parquet_file}`;
     claimed.add(file);
     ++checked;
-    const got = floeRows(file);
+    await checkVariantJson(file, c);
+    const got = floeRows(file, ['--variant', 'binary']);
     if (got.error) { fail(file, got.error); continue; }
     const expected = c.error_message ? null : (c.variant_files ?? [c.variant_file]);
     if (expected) {
@@ -450,4 +514,5 @@ if (failures.length > 0) {
 }
 console.log(`all ${checked} parquet-testing files conform (${counts.duckdb} compared with DuckDB, ` +
   `${counts.wkt} geometries with their WKT, ${counts.unshredded} unshredded variants byte for byte, ` +
-  `${counts.decrypted} encrypted files decrypted to their generator's rows)`);
+  `${counts.decrypted} encrypted files decrypted to their generator's rows, ` +
+  `${counts.variantJson} variant files' JSON equal to DuckDB's)`);

@@ -56,6 +56,12 @@ struct PrintOptions {
   OutputFormat format = OutputFormat::kTable;
   // table only: the widest cell or header, in characters; 0 or less: no limit.
   int max_cell_width = 40;
+  // Columns (by index) of strings that hold JSON text, such as the variants
+  // `floe parquet cat` prints: json and jsonl embed each value as it is
+  // rather than as a JSON string; table and csv print the text. The caller
+  // guarantees each value is one valid JSON value; Write() refuses such a
+  // column that is not of type string (InvalidArgument).
+  std::vector<int> json_text_columns{};
 };
 
 class BatchPrinter {
@@ -77,6 +83,7 @@ class BatchPrinter {
   std::ostream& out_;
   std::shared_ptr<const Schema> schema_;
   PrintOptions options_;
+  std::vector<bool> is_json_text_;  // per column, from options_.json_text_columns
   bool header_written_ = false;
   int64_t rows_ = 0;
   std::vector<std::vector<std::string>> table_rows_;  // table only: cells, display-ready

@@ -11,6 +11,7 @@
 #include "floe/base/strings.h"
 #include "floe/cli/command.h"
 #include "floe/cli/output.h"
+#include "floe/columnar/batch_printer.h"
 #include "floe/columnar/builder.h"
 #include "floe/formats/compression/codec.h"
 #include "floe/formats/parquet/field_annotation.h"
@@ -22,6 +23,7 @@
 #include "floe/formats/parquet/page_index.h"
 #include "floe/formats/parquet/record_batch_reader.h"
 #include "floe/formats/parquet/statistics.h"
+#include "floe/formats/parquet/variant/variant_json.h"
 
 namespace floe::cli {
 namespace {
@@ -580,10 +582,30 @@ struct CatArgs {
   std::string path;
   std::string columns;  // comma-separated top-level names; empty: all
   int64_t limit = -1;   // rows; -1: all
+  std::string variant = "json";
   KeyArgs keys;
 };
 
+// The indexes, in the reader's output `schema`, of the top-level columns the
+// file annotates as VARIANT.
+std::vector<int> VariantColumns(const parquet::ParquetSchema& file_schema, const floe::Schema& schema) {
+  std::vector<int> out;
+  const std::vector<parquet::SchemaNode>& nodes = file_schema.nodes();
+  for (const int child : nodes.front().children) {
+    const parquet::SchemaNode& node = nodes[static_cast<size_t>(child)];
+    if (!node.logical_type || !std::holds_alternative<parquet::VariantType>(*node.logical_type)) continue;
+    const int index = schema.FieldIndex(node.name);
+    if (index >= 0) out.push_back(index);
+  }
+  return out;
+}
+
+// Prints the rows batch by batch as they are read, so csv, json and jsonl
+// hold one batch at a time however large the file (table keeps every row to
+// size its columns). Variant columns print as JSON text (variant_json.h)
+// unless --variant binary keeps their stored struct.
 Status Cat(CommandContext& ctx, const CatArgs& args) {
+  FLOE_ASSIGN_OR_RETURN(OutputFormat format, ParseOutputFormat(ctx.options().format));
   FLOE_ASSIGN_OR_RETURN(std::shared_ptr<const ParquetFileReader> file, OpenParquet(ctx, args.path, args.keys));
   parquet::ScanOptions options;
   if (!args.columns.empty()) {
@@ -592,16 +614,36 @@ Status Cat(CommandContext& ctx, const CatArgs& args) {
   }
   if (args.limit >= 0) options.batch_size = std::clamp<int64_t>(args.limit, 1, options.batch_size);
   FLOE_ASSIGN_OR_RETURN(auto reader, parquet::ParquetRecordBatchReader::Make(file, options));
-  std::vector<RecordBatch> batches;
+  const std::vector<int> variants =
+      args.variant == "json" ? VariantColumns(file->schema(), *reader->schema()) : std::vector<int>{};
+  std::shared_ptr<const floe::Schema> schema = reader->schema();
+  if (!variants.empty()) {
+    auto printed = std::make_shared<floe::Schema>(*schema);
+    for (const int c : variants) {
+      Field& field = printed->fields[static_cast<size_t>(c)];
+      field = Field(field.name, DataType::Utf8(), field.nullable, {}, field.field_id);
+    }
+    schema = std::move(printed);
+  }
+  BatchPrinter printer(ctx.out(), schema, PrintOptions{.format = format, .json_text_columns = variants});
   int64_t rows = 0;
   while (args.limit < 0 || rows < args.limit) {
     FLOE_ASSIGN_OR_RETURN(std::optional<RecordBatch> batch, reader->Next());
     if (!batch) break;
     if (args.limit >= 0 && rows + batch->num_rows() > args.limit) *batch = batch->Slice(0, args.limit - rows);
+    if (!variants.empty()) {
+      std::vector<Array> columns = batch->columns();
+      for (const int c : variants) {
+        Result<Array> json = parquet::VariantColumnToJson(columns[static_cast<size_t>(c)], rows);
+        if (!json.ok()) return json.status().WithContext(StrCat(args.path, ": column ", Quote(schema->field(c).name)));
+        columns[static_cast<size_t>(c)] = std::move(*json);
+      }
+      FLOE_ASSIGN_OR_RETURN(*batch, RecordBatch::Make(schema, std::move(columns)));
+    }
     rows += batch->num_rows();
-    batches.push_back(std::move(*batch));
+    FLOE_RETURN_IF_ERROR(printer.Write(*batch));
   }
-  return PrintBatches(ctx, reader->schema(), batches);
+  return printer.Finish();
 }
 
 struct RewriteArgs {
@@ -867,6 +909,10 @@ void AddParquetCommands(CLI::App& app, CommandSet& commands) {
   cat->add_option("--columns", cat_args->columns, "Top-level columns to print, comma-separated (default: all)");
   cat->add_option("--limit", cat_args->limit, "Print at most this many rows")
       ->check(IntegerAtLeast(0, "a number of rows"));
+  cat->add_option("--variant", cat_args->variant,
+                  "VARIANT columns as their JSON text (json) or as stored: metadata, value, typed_value (binary)")
+      ->check(CLI::IsMember({"json", "binary"}))
+      ->capture_default_str();
   AddKeyOptions(cat, &cat_args->keys);
 
   auto* rw = &commands.Keep<RewriteArgs>();

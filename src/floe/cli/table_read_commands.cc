@@ -2,7 +2,6 @@
 // refs|entries`: reading tables and their metadata tables.
 
 #include <CLI/CLI.hpp>
-
 #include <chrono>
 #include <map>
 #include <variant>
@@ -11,13 +10,14 @@
 #include "floe/cli/command.h"
 #include "floe/cli/output.h"
 #include "floe/cli/table_access.h"
+#include "floe/columnar/batch_printer.h"
 #include "floe/columnar/builder_binary.h"
 #include "floe/columnar/builder_primitive.h"
 #include "floe/iceberg/manifest_list.h"
 #include "floe/iceberg/manifest_reader.h"
-#include "floe/iceberg/snapshot_manifests.h"
 #include "floe/iceberg/metadata_io.h"
 #include "floe/iceberg/scan/incremental_append_scan.h"
+#include "floe/iceberg/snapshot_manifests.h"
 #include "floe/iceberg/transform_function.h"
 
 namespace floe::cli {
@@ -165,23 +165,22 @@ void AddTableReadCommands(CLI::App& app, CommandSet& commands) {
         FLOE_ASSIGN_OR_RETURN(scan, iceberg::TableScan::Make(io, state.metadata, options));
         FLOE_ASSIGN_OR_RETURN(reader, scan->Open());
       }
-      std::vector<RecordBatch> batches;
+      // Rows print as they are read: csv, json and jsonl hold one batch at
+      // a time (table keeps every row to size its columns).
+      FLOE_ASSIGN_OR_RETURN(OutputFormat format, ParseOutputFormat(ctx.options().format));
+      BatchPrinter printer(ctx.out(), reader->schema(), PrintOptions{.format = format});
       int64_t rows = 0;
-      while (true) {
+      while (a.limit < 0 || rows < a.limit) {
         FLOE_ASSIGN_OR_RETURN(auto batch, reader->Next());
         if (!batch.has_value()) break;
-        if (a.limit >= 0 && rows + batch->num_rows() > a.limit) {
-          batches.push_back(batch->Slice(0, a.limit - rows));
-          rows = a.limit;
-          break;
-        }
+        if (a.limit >= 0 && rows + batch->num_rows() > a.limit) *batch = batch->Slice(0, a.limit - rows);
         rows += batch->num_rows();
-        if (!a.count) batches.push_back(std::move(*batch));
+        if (!a.count) FLOE_RETURN_IF_ERROR(printer.Write(*batch));
       }
       if (a.count) {
         ctx.out() << rows << "\n";
       } else {
-        FLOE_RETURN_IF_ERROR(PrintBatches(ctx, reader->schema(), batches));
+        FLOE_RETURN_IF_ERROR(printer.Finish());
       }
       if (a.explain) {
         const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();

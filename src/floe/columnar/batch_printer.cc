@@ -151,7 +151,12 @@ std::string_view OutputFormatName(OutputFormat format) {
 }
 
 BatchPrinter::BatchPrinter(std::ostream& out, std::shared_ptr<const Schema> schema, PrintOptions options)
-    : out_(out), schema_(std::move(schema)), options_(options) {}
+    : out_(out), schema_(std::move(schema)), options_(std::move(options)) {
+  is_json_text_.assign(static_cast<size_t>(schema_->num_fields()), false);
+  for (const int c : options_.json_text_columns) {
+    if (c >= 0 && c < schema_->num_fields()) is_json_text_[static_cast<size_t>(c)] = true;
+  }
+}
 
 Status BatchPrinter::Write(const RecordBatch& batch) {
   if (batch.num_columns() != schema_->num_fields()) {
@@ -163,6 +168,11 @@ Status BatchPrinter::Write(const RecordBatch& batch) {
       return Status::InvalidArgument(StrCat("batch printer: column ", c, " (", Quote(schema_->field(c).name),
                                             ") has type ", batch.column(c).type()->ToString(), ", the schema says ",
                                             schema_->field(c).type->ToString()));
+    }
+  }
+  for (const int c : options_.json_text_columns) {
+    if (c < 0 || c >= schema_->num_fields() || schema_->field(c).type->id() != TypeId::kString) {
+      return Status::InvalidArgument(StrCat("batch printer: JSON text column ", c, " is not a string column"));
     }
   }
   const auto columns = static_cast<size_t>(batch.num_columns());
@@ -200,6 +210,8 @@ Status BatchPrinter::Write(const RecordBatch& batch) {
           text += ':';
           if (is_null) {
             text += "null";
+          } else if (is_json_text_[c]) {
+            text += batch.column(static_cast<int>(c)).GetString(row);
           } else {
             value_format::AppendJson(data, row, &text);
           }

@@ -1,0 +1,43 @@
+// A variant as JSON text, for people and for JSON tools: how `floe parquet
+// cat` prints a VARIANT column.
+//
+// The Variant spec defines no JSON form, so this follows the values floe
+// prints everywhere else (columnar/batch_printer.h) and parquet-testing's
+// variant/data_dictionary.json where those agree:
+//   null, true, false; integers as numbers; decimals as numbers with their
+//   exact digits and scale (12.34, -0.05); float and double as numbers in
+//   their shortest round-trip form, NaN and the infinities as the strings
+//   "NaN", "Infinity", "-Infinity"; strings as strings; binary as a Base64
+//   string (RFC 4648, padded); uuid "xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx";
+//   date "YYYY-MM-DD"; time "HH:MM:SS.ffffff"; timestamps
+//   "YYYY-MM-DDTHH:MM:SS.ffffff" (9 fraction digits for nanos), ending in
+//   "+00:00" when adjusted to UTC; objects as objects in the variant's field
+//   order (sorted by name); arrays as arrays.
+// The output is always valid JSON (strings escaped per RFC 8259, invalid
+// UTF-8 replaced by U+FFFD). Kinds that share a JSON form (int8 and int64,
+// a date and a string) print alike: this is for reading, not a round trip.
+//
+// Thread safety: pure functions.
+
+#pragma once
+
+#include <string>
+
+#include "floe/base/result.h"
+#include "floe/columnar/array.h"
+#include "floe/formats/parquet/variant/variant_value.h"
+
+namespace floe::parquet {
+
+// Appends `value`'s JSON text to *out.
+void AppendVariantJson(const VariantValue& value, std::string* out);
+std::string VariantToJson(const VariantValue& value);
+
+// A variant column as floe's reader gives it (variant_shredding.h: a struct
+// of metadata, value and typed_value) to a string column of each row's JSON
+// text, rebuilt from its shredded parts; a null variant is null. The
+// result's length equals `column`'s. Errors as UnshredVariant's, naming the
+// row, counted from `first_row` (the column's first row in its file).
+Result<Array> VariantColumnToJson(const Array& column, int64_t first_row = 0);
+
+}  // namespace floe::parquet
