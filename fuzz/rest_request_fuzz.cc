@@ -16,8 +16,10 @@
 
 #include <cstdint>
 #include <cstdlib>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <type_traits>
 
 #include "floe/catalog/rest/rest_messages.h"
 #include "floe/catalog/rest/rest_path.h"
@@ -119,66 +121,65 @@ const iceberg::ViewMetadata& BaseView() {
 }
 
 // Metadata the server accepted must write and read back equal.
-void CheckTable(const floe::Result<iceberg::TableMetadata>& metadata) {
+template <typename Metadata, typename Write, typename Read>
+void CheckAccepted(const floe::Result<Metadata>& metadata, Write write, Read read) {
   if (!metadata.ok()) {
     CheckRefusal(metadata.status());
     return;
   }
-  auto json = iceberg::TableMetadataToJson(*metadata);
+  auto json = write(*metadata);
   if (!json.ok()) std::abort();
-  auto again = iceberg::TableMetadataFromJson(*json, "rewritten");
+  auto again = read(*json);
   if (!again.ok() || !(*again == *metadata)) std::abort();
+}
+
+void CheckTable(const floe::Result<iceberg::TableMetadata>& metadata) {
+  CheckAccepted(
+      metadata, [](const auto& m) { return iceberg::TableMetadataToJson(m); },
+      [](const std::string& json) { return iceberg::TableMetadataFromJson(json, "rewritten"); });
 }
 
 void CheckView(const floe::Result<iceberg::ViewMetadata>& metadata) {
-  if (!metadata.ok()) {
-    CheckRefusal(metadata.status());
-    return;
-  }
-  auto json = iceberg::ViewMetadataToJson(*metadata);
-  if (!json.ok()) std::abort();
-  auto again = iceberg::ViewMetadataFromJson(*json, "rewritten");
-  if (!again.ok() || !(*again == *metadata)) std::abort();
+  CheckAccepted(
+      metadata, [](const auto& m) { return iceberg::ViewMetadataToJson(m); },
+      [](const std::string& json) { return iceberg::ViewMetadataFromJson(json, "rewritten"); });
 }
 
-// parse(ToJson(parse(input))) must succeed and write the same JSON.
-template <typename T, typename Parse>
-void CheckRoundTrip(const T& message, Parse parse) {
-  const std::string first = rest::ToJson(message);
+// Parses `input` with `parse`. A refusal must have a bad request's kind; a
+// message must write, and parse again to the same JSON. Returns the message.
+template <typename Parse>
+auto ParseRequest(std::string_view input, Parse parse) -> std::optional<std::remove_cvref_t<decltype(*parse(input))>> {
+  auto message = parse(input);
+  if (!message.ok()) {
+    CheckRefusal(message.status());
+    return std::nullopt;
+  }
+  const std::string first = rest::ToJson(*message);
   auto again = parse(first);
   if (!again.ok() || rest::ToJson(*again) != first) std::abort();
+  return std::move(*message);
 }
 
 void FuzzTableMessages(std::string_view input) {
-  if (auto m = rest::ParseCreateTableRequest(input); m.ok()) {
-    CheckRoundTrip(*m, rest::ParseCreateTableRequest);
+  if (auto m = ParseRequest(input, rest::ParseCreateTableRequest)) {
     iceberg::TableDefinition definition{m->table.schema,     m->table.partition_spec,
                                         m->table.sort_order, m->table.location.value_or("s3://bucket/t"),
                                         m->table.properties, m->table.format_version};
     CheckTable(iceberg::NewTableMetadata(definition));
-  } else {
-    CheckRefusal(m.status());
   }
-  if (auto m = rest::ParseCommitTableRequest(input); m.ok()) {
-    CheckRoundTrip(*m, rest::ParseCommitTableRequest);
+  if (auto m = ParseRequest(input, rest::ParseCommitTableRequest)) {
     CheckTable(iceberg::ApplyTableChanges(&BaseTable(), m->requirements, m->updates));
     CheckTable(iceberg::ApplyTableChanges(nullptr, m->requirements, m->updates));
-  } else {
-    CheckRefusal(m.status());
   }
-  if (auto m = rest::ParseCommitTransactionRequest(input); m.ok()) {
-    CheckRoundTrip(*m, rest::ParseCommitTransactionRequest);
+  if (auto m = ParseRequest(input, rest::ParseCommitTransactionRequest)) {
     for (const rest::CommitTableRequest& change : m->table_changes) {
       CheckTable(iceberg::ApplyTableChanges(&BaseTable(), change.requirements, change.updates));
     }
-  } else {
-    CheckRefusal(m.status());
   }
 }
 
 void FuzzViewMessages(std::string_view input) {
-  if (auto m = rest::ParseCreateViewRequest(input); m.ok()) {
-    CheckRoundTrip(*m, rest::ParseCreateViewRequest);
+  if (auto m = ParseRequest(input, rest::ParseCreateViewRequest)) {
     // As the SQL catalog builds a new view (sql_catalog_views.cc).
     iceberg::ViewVersion version = m->view.view_version;
     version.schema_id = iceberg::kLastAdded;
@@ -189,40 +190,19 @@ void FuzzViewMessages(std::string_view input) {
                                                       iceberg::AddViewVersion{std::move(version)},
                                                       iceberg::SetCurrentViewVersion{iceberg::kLastAdded}};
     CheckView(iceberg::ApplyViewChanges(nullptr, {}, updates));
-  } else {
-    CheckRefusal(m.status());
   }
-  if (auto m = rest::ParseCommitViewRequest(input); m.ok()) {
-    CheckRoundTrip(*m, rest::ParseCommitViewRequest);
+  if (auto m = ParseRequest(input, rest::ParseCommitViewRequest)) {
     CheckView(iceberg::ApplyViewChanges(&BaseView(), m->requirements, m->updates));
-  } else {
-    CheckRefusal(m.status());
   }
 }
 
 void FuzzSmallMessages(std::string_view input) {
-  if (auto m = rest::ParseNamespaceMessage(input); m.ok()) {
-    CheckRoundTrip(*m, rest::ParseNamespaceMessage);
-  } else {
-    CheckRefusal(m.status());
-  }
-  if (auto m = rest::ParseUpdateNamespacePropertiesRequest(input); m.ok()) {
-    CheckRoundTrip(*m, rest::ParseUpdateNamespacePropertiesRequest);
-  } else {
-    CheckRefusal(m.status());
-  }
-  if (auto m = rest::ParseRenameTableRequest(input); m.ok()) {
-    CheckRoundTrip(*m, rest::ParseRenameTableRequest);
-  } else {
-    CheckRefusal(m.status());
-  }
-  if (auto m = rest::ParseRegisterTableRequest(input); m.ok()) {
-    CheckRoundTrip(*m, rest::ParseRegisterTableRequest);
-  } else {
-    CheckRefusal(m.status());
-  }
+  ParseRequest(input, rest::ParseNamespaceMessage);
+  ParseRequest(input, rest::ParseUpdateNamespacePropertiesRequest);
+  ParseRequest(input, rest::ParseRenameTableRequest);
+  ParseRequest(input, rest::ParseRegisterTableRequest);
   if (auto m = rest::ParseReportMetricsRequest(input); !m.ok()) CheckRefusal(m.status());
-  if (auto m = rest::ParseTableIdentifier(input); !m.ok()) CheckRefusal(m.status());
+  ParseRequest(input, rest::ParseTableIdentifier);
 }
 
 // The request's other untrusted text: a form body (OAuth token requests), a

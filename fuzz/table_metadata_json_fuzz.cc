@@ -20,27 +20,17 @@ void CheckRefusal(const floe::Status& s) {
   std::abort();  // any other kind is a bug
 }
 
-void FuzzTableMetadata(std::string_view json) {
-  auto metadata = floe::iceberg::TableMetadataFromJson(json, "fuzz.metadata.json");
+// Metadata that parses must write and read back equal.
+template <typename Read, typename Write>
+void FuzzMetadata(std::string_view json, Read read, Write write) {
+  auto metadata = read(json, "fuzz.metadata.json");
   if (!metadata.ok()) {
     CheckRefusal(metadata.status());
     return;
   }
-  auto written = floe::iceberg::TableMetadataToJson(*metadata);
+  auto written = write(*metadata);
   if (!written.ok()) std::abort();
-  auto again = floe::iceberg::TableMetadataFromJson(*written, "rewritten");
-  if (!again.ok() || !(*again == *metadata)) std::abort();
-}
-
-void FuzzViewMetadata(std::string_view json) {
-  auto metadata = floe::iceberg::ViewMetadataFromJson(json, "fuzz.metadata.json");
-  if (!metadata.ok()) {
-    CheckRefusal(metadata.status());
-    return;
-  }
-  auto written = floe::iceberg::ViewMetadataToJson(*metadata);
-  if (!written.ok()) std::abort();
-  auto again = floe::iceberg::ViewMetadataFromJson(*written, "rewritten");
+  auto again = read(*written, "rewritten");
   if (!again.ok() || !(*again == *metadata)) std::abort();
 }
 
@@ -53,8 +43,12 @@ void FuzzNameMapping(std::string_view json) {
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string_view json(reinterpret_cast<const char*>(data), size);
-  FuzzTableMetadata(json);
-  FuzzViewMetadata(json);
+  FuzzMetadata(
+      json, [](std::string_view j, std::string_view name) { return floe::iceberg::TableMetadataFromJson(j, name); },
+      [](const auto& m) { return floe::iceberg::TableMetadataToJson(m); });
+  FuzzMetadata(
+      json, [](std::string_view j, std::string_view name) { return floe::iceberg::ViewMetadataFromJson(j, name); },
+      [](const auto& m) { return floe::iceberg::ViewMetadataToJson(m); });
   FuzzNameMapping(json);
   return 0;
 }
