@@ -9,10 +9,12 @@
 // Metadata a commit or create accepts must serialize, and read back equal:
 // otherwise the server would write a metadata file it cannot load. A message
 // that parses must write and parse again to the same JSON. The input is also
-// read as a form body, a namespace path segment and a server config.
-// Errors must be of the kinds a bad request gets (InvalidArgument, NotFound,
-// AlreadyExists, CommitConflict, Unsupported, Corrupt); anything else, a
-// crash, UB or leak is a bug.
+// read as a form body and a namespace path segment (a request's other text)
+// and as the server's config file (an operator's).
+// Errors must be of the kinds a bad request gets: InvalidArgument, NotFound,
+// AlreadyExists, CommitConflict or Unsupported. Not Corrupt, which the
+// server answers with a 500 (a 503 that invites a retry on a commit); not
+// anything else; and no crash, UB or leak.
 
 #include <cstdint>
 #include <cstdlib>
@@ -30,6 +32,7 @@
 #include "floe/iceberg/view_metadata_json.h"
 #include "floe/iceberg/view_update.h"
 #include "floe/server/server_config.h"
+#include "rest_request_bases.h"
 
 namespace {
 
@@ -40,71 +43,15 @@ using floe::Status;
 // The kinds a request may be refused with; any other is a bug.
 void CheckRefusal(const Status& s) {
   if (s.ok() || s.IsInvalidArgument() || s.IsNotFound() || s.IsAlreadyExists() || s.IsCommitConflict() ||
-      s.IsUnsupported() || s.IsCorrupt()) {
+      s.IsUnsupported()) {
     return;
   }
   std::abort();
 }
 
-// A base table for commits: v2, two schemas, two specs, a sort order, two
-// snapshots (the second current), a branch and a tag.
-constexpr std::string_view kBaseTable = R"json({
-  "format-version": 2, "table-uuid": "d20125c8-7284-442c-9aea-15fee620737c",
-  "location": "s3://bucket/warehouse/db/t", "last-sequence-number": 2,
-  "last-updated-ms": 1700000000000, "last-column-id": 4, "current-schema-id": 1,
-  "schemas": [
-    {"type": "struct", "schema-id": 0, "fields": [
-      {"id": 1, "name": "id", "required": true, "type": "long"},
-      {"id": 2, "name": "ts", "required": false, "type": "timestamptz"}]},
-    {"type": "struct", "schema-id": 1, "identifier-field-ids": [1], "fields": [
-      {"id": 1, "name": "id", "required": true, "type": "long"},
-      {"id": 2, "name": "ts", "required": false, "type": "timestamptz"},
-      {"id": 3, "name": "name", "required": false, "type": "string"},
-      {"id": 4, "name": "amount", "required": false, "type": "decimal(10, 2)"}]}],
-  "default-spec-id": 1,
-  "partition-specs": [
-    {"spec-id": 0, "fields": []},
-    {"spec-id": 1, "fields": [
-      {"name": "ts_day", "transform": "day", "source-id": 2, "field-id": 1000},
-      {"name": "id_bucket", "transform": "bucket[16]", "source-id": 1, "field-id": 1001}]}],
-  "last-partition-id": 1001,
-  "default-sort-order-id": 1,
-  "sort-orders": [
-    {"order-id": 0, "fields": []},
-    {"order-id": 1, "fields": [
-      {"transform": "identity", "source-id": 1, "direction": "asc", "null-order": "nulls-first"}]}],
-  "properties": {"write.format.default": "parquet"},
-  "current-snapshot-id": 2,
-  "refs": {
-    "main": {"snapshot-id": 2, "type": "branch"},
-    "audit": {"snapshot-id": 1, "type": "branch", "max-ref-age-ms": 86400000},
-    "v1": {"snapshot-id": 1, "type": "tag"}},
-  "snapshots": [
-    {"snapshot-id": 1, "sequence-number": 1, "timestamp-ms": 1700000000000,
-     "summary": {"operation": "append"}, "manifest-list": "s3://bucket/warehouse/db/t/metadata/snap-1.avro",
-     "schema-id": 0},
-    {"snapshot-id": 2, "parent-snapshot-id": 1, "sequence-number": 2, "timestamp-ms": 1700000000001,
-     "summary": {"operation": "overwrite"}, "manifest-list": "s3://bucket/warehouse/db/t/metadata/snap-2.avro",
-     "schema-id": 1}],
-  "snapshot-log": [{"snapshot-id": 1, "timestamp-ms": 1700000000000}, {"snapshot-id": 2, "timestamp-ms": 1700000000001}],
-  "metadata-log": []
-})json";
-
-constexpr std::string_view kBaseView = R"json({
-  "view-uuid": "fa6506c3-7681-40c8-86dc-e36561f83385", "format-version": 1,
-  "location": "s3://bucket/warehouse/db/v", "current-version-id": 1,
-  "properties": {"comment": "a view"},
-  "schemas": [{"schema-id": 0, "type": "struct", "fields": [
-    {"id": 1, "name": "id", "required": true, "type": "long"}]}],
-  "versions": [{"version-id": 1, "timestamp-ms": 1700000000000, "schema-id": 0,
-    "summary": {"engine-name": "floe"}, "default-namespace": ["db"],
-    "representations": [{"type": "sql", "sql": "SELECT id FROM t", "dialect": "spark"}]}],
-  "version-log": [{"version-id": 1, "timestamp-ms": 1700000000000}]
-})json";
-
 const iceberg::TableMetadata& BaseTable() {
   static const iceberg::TableMetadata* base = [] {
-    auto m = iceberg::TableMetadataFromJson(kBaseTable, "base");
+    auto m = iceberg::TableMetadataFromJson(floe::fuzz::kBaseTable, "base");
     if (!m.ok()) std::abort();  // the fuzz target's own fixture must read
     return new iceberg::TableMetadata(std::move(*m));
   }();
@@ -113,7 +60,7 @@ const iceberg::TableMetadata& BaseTable() {
 
 const iceberg::ViewMetadata& BaseView() {
   static const iceberg::ViewMetadata* base = [] {
-    auto m = iceberg::ViewMetadataFromJson(kBaseView, "base");
+    auto m = iceberg::ViewMetadataFromJson(floe::fuzz::kBaseView, "base");
     if (!m.ok()) std::abort();
     return new iceberg::ViewMetadata(std::move(*m));
   }();

@@ -21,7 +21,6 @@
 #include <string>
 #include <string_view>
 
-#include "floe/columnar/value_format.h"
 #include "floe/formats/parquet/record_batch_reader.h"
 #include "floe/formats/parquet/variant/variant_decoder.h"
 #include "floe/formats/parquet/variant/variant_json.h"
@@ -135,11 +134,35 @@ class JsonGrammar {
   size_t i_ = 0;
 };
 
+// UTF-8 per RFC 3629 (no overlongs, surrogates or code points past
+// U+10FFFF), written apart from value_format's, which the printer uses.
 bool IsUtf8(std::string_view s) {
-  while (!s.empty()) {
-    const int length = floe::value_format::Utf8SequenceLength(s);
-    if (length == 0) return false;
-    s.remove_prefix(static_cast<size_t>(length));
+  size_t i = 0;
+  while (i < s.size()) {
+    const auto b = static_cast<unsigned char>(s[i]);
+    int length = 0;
+    uint32_t cp = 0;
+    if (b < 0x80) {
+      ++i;
+      continue;
+    } else if ((b & 0xe0) == 0xc0) {
+      length = 2, cp = b & 0x1f;
+    } else if ((b & 0xf0) == 0xe0) {
+      length = 3, cp = b & 0x0f;
+    } else if ((b & 0xf8) == 0xf0) {
+      length = 4, cp = b & 0x07;
+    } else {
+      return false;
+    }
+    if (i + static_cast<size_t>(length) > s.size()) return false;
+    for (int k = 1; k < length; ++k) {
+      const auto c = static_cast<unsigned char>(s[i + static_cast<size_t>(k)]);
+      if ((c & 0xc0) != 0x80) return false;
+      cp = (cp << 6) | (c & 0x3f);
+    }
+    static constexpr uint32_t kSmallest[] = {0, 0, 0x80, 0x800, 0x10000};
+    if (cp < kSmallest[length] || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return false;
+    i += static_cast<size_t>(length);
   }
   return true;
 }

@@ -98,6 +98,11 @@ TEST(VariantJsonTest, WhatJsonCannotHoldStillPrintsValidJson) {
     number.number = v;
     array.elements.push_back(number);
   }
+  // A float prints in its own shortest form, not as its widened double.
+  VariantValue tenth;
+  tenth.kind = VariantKind::kFloat;
+  tenth.number = static_cast<double>(0.1f);
+  array.elements.push_back(tenth);
   VariantValue text;
   text.kind = VariantKind::kString;
   text.bytes = "a\"b\\\n\x01\xff";  // a quote, a backslash, controls, an invalid byte
@@ -112,7 +117,8 @@ TEST(VariantJsonTest, WhatJsonCannotHoldStillPrintsValidJson) {
   old_date.integer = -738000;  // 52 BC, astronomical year -51: a sign and four digits
   array.elements.push_back(old_date);
   const std::string json = VariantToJson(array);
-  EXPECT_EQ(json, "[\"NaN\",\"Infinity\",\"-Infinity\",-0,\"a\\\"b\\\\\\n\\u0001\xEF\xBF\xBD\",-0.05,\"-0051-06-05\"]");
+  EXPECT_EQ(json,
+            "[\"NaN\",\"Infinity\",\"-Infinity\",-0,0.1,\"a\\\"b\\\\\\n\\u0001\xEF\xBF\xBD\",-0.05,\"-0051-06-05\"]");
   EXPECT_TRUE(IsValidJson(json)) << json;
 }
 

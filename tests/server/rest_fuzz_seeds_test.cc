@@ -1,7 +1,9 @@
 // fuzz/seeds/rest_request/ holds the request bodies rest_request_fuzz starts
 // from. A seed that stopped parsing (a message format changed) would leave
 // the fuzzer mutating an error path, so each must still parse as the
-// message its file name says.
+// message its file name says, and a create or commit must be accepted as the
+// fuzzer applies it: to the base table and view of fuzz/rest_request_bases.h,
+// or to no table.
 
 #include <gtest/gtest.h>
 
@@ -12,9 +14,15 @@
 #include <sstream>
 #include <string>
 
+#include "../../fuzz/rest_request_bases.h"
 #include "floe/catalog/rest/rest_messages.h"
 #include "floe/catalog/rest/rest_path.h"
 #include "floe/catalog/rest/view_messages.h"
+#include "floe/iceberg/new_table_metadata.h"
+#include "floe/iceberg/table_metadata_json.h"
+#include "floe/iceberg/table_update.h"
+#include "floe/iceberg/view_metadata_json.h"
+#include "floe/iceberg/view_update.h"
 #include "floe/server/server_config.h"
 
 namespace floe::server {
@@ -22,15 +30,45 @@ namespace {
 
 namespace rest = catalog::rest;
 
+Status CreateTable(std::string_view text) {
+  FLOE_ASSIGN_OR_RETURN(rest::CreateTableRequest m, rest::ParseCreateTableRequest(text));
+  iceberg::TableDefinition definition{m.table.schema,     m.table.partition_spec,
+                                      m.table.sort_order, m.table.location.value_or("s3://bucket/t"),
+                                      m.table.properties, m.table.format_version};
+  return iceberg::NewTableMetadata(definition).status();
+}
+
+// A commit applied to the fuzzer's base table, or to no table (a create).
+Status CommitTable(std::string_view text, bool to_base) {
+  FLOE_ASSIGN_OR_RETURN(rest::CommitTableRequest m, rest::ParseCommitTableRequest(text));
+  FLOE_ASSIGN_OR_RETURN(iceberg::TableMetadata base, iceberg::TableMetadataFromJson(fuzz::kBaseTable));
+  return iceberg::ApplyTableChanges(to_base ? &base : nullptr, m.requirements, m.updates).status();
+}
+
+Status CommitTransaction(std::string_view text) {
+  FLOE_ASSIGN_OR_RETURN(rest::CommitTransactionRequest m, rest::ParseCommitTransactionRequest(text));
+  FLOE_ASSIGN_OR_RETURN(iceberg::TableMetadata base, iceberg::TableMetadataFromJson(fuzz::kBaseTable));
+  for (const rest::CommitTableRequest& change : m.table_changes) {
+    FLOE_RETURN_IF_ERROR(iceberg::ApplyTableChanges(&base, change.requirements, change.updates).status());
+  }
+  return Status::OK();
+}
+
+Status CommitView(std::string_view text) {
+  FLOE_ASSIGN_OR_RETURN(rest::CommitViewRequest m, rest::ParseCommitViewRequest(text));
+  FLOE_ASSIGN_OR_RETURN(iceberg::ViewMetadata base, iceberg::ViewMetadataFromJson(fuzz::kBaseView));
+  return iceberg::ApplyViewChanges(&base, m.requirements, m.updates).status();
+}
+
 Status ParseSeedAs(const std::string& kind, std::string_view text) {
   static const std::map<std::string, std::function<Status(std::string_view)>> parsers = {
-      {"create-table", [](auto t) { return rest::ParseCreateTableRequest(t).status(); }},
-      {"create-table-v3", [](auto t) { return rest::ParseCreateTableRequest(t).status(); }},
-      {"commit-table", [](auto t) { return rest::ParseCommitTableRequest(t).status(); }},
-      {"commit-create", [](auto t) { return rest::ParseCommitTableRequest(t).status(); }},
-      {"commit-transaction", [](auto t) { return rest::ParseCommitTransactionRequest(t).status(); }},
+      {"create-table", CreateTable},
+      {"create-table-v3", CreateTable},
+      {"commit-table", [](auto t) { return CommitTable(t, /*to_base=*/true); }},
+      {"commit-create", [](auto t) { return CommitTable(t, /*to_base=*/false); }},
+      {"commit-transaction", CommitTransaction},
       {"create-view", [](auto t) { return rest::ParseCreateViewRequest(t).status(); }},
-      {"commit-view", [](auto t) { return rest::ParseCommitViewRequest(t).status(); }},
+      {"commit-view", CommitView},
       {"namespace", [](auto t) { return rest::ParseNamespaceMessage(t).status(); }},
       {"update-namespace-properties", [](auto t) { return rest::ParseUpdateNamespacePropertiesRequest(t).status(); }},
       {"rename-table", [](auto t) { return rest::ParseRenameTableRequest(t).status(); }},
@@ -49,7 +87,7 @@ Status ParseSeedAs(const std::string& kind, std::string_view text) {
   return it->second(text);
 }
 
-TEST(RestFuzzSeeds, EverySeedParsesAsTheMessageItsNameSays) {
+TEST(RestFuzzSeeds, EverySeedParsesAsItsNameSaysAndItsCommitsApply) {
   const std::filesystem::path dir = std::filesystem::path(FLOE_SOURCE_DIR) / "fuzz/seeds/rest_request";
   int seeds = 0;
   for (const auto& entry : std::filesystem::directory_iterator(dir)) {

@@ -635,7 +635,12 @@ Status Cat(CommandContext& ctx, const CatArgs& args) {
       std::vector<Array> columns = batch->columns();
       for (const int c : variants) {
         Result<Array> json = parquet::VariantColumnToJson(columns[static_cast<size_t>(c)], rows);
-        if (!json.ok()) return json.status().WithContext(StrCat(args.path, ": column ", Quote(schema->field(c).name)));
+        if (!json.ok()) {
+          // The stored form still prints, whatever floe cannot rebuild.
+          const Status& s = json.status();
+          return Status(s.code(), StrCat(args.path, ": column ", Quote(schema->field(c).name), ": ", s.message(),
+                                         " (--variant binary prints it as stored)"));
+        }
         columns[static_cast<size_t>(c)] = std::move(*json);
       }
       FLOE_ASSIGN_OR_RETURN(*batch, RecordBatch::Make(schema, std::move(columns)));

@@ -1,6 +1,7 @@
 // Rendering of single values as text and as JSON, shared by the batch
-// printer's formats (internal to columnar/; batch_printer.h documents the
-// rendering users see).
+// printer's formats (batch_printer.h documents the rendering users see) and
+// by the other layers that print values the same way: statistics and
+// variants (formats/parquet/), Iceberg literals, Avro defaults.
 
 #pragma once
 

@@ -2,8 +2,9 @@
 // cat` prints a VARIANT column.
 //
 // The Variant spec defines no JSON form, so this follows the values floe
-// prints everywhere else (columnar/batch_printer.h) and parquet-testing's
-// variant/data_dictionary.json where those agree:
+// prints everywhere else (columnar/batch_printer.h) and, for binary,
+// parquet-testing's variant/data_dictionary.json: Base64, where the batch
+// printer's binary columns print as hex:
 //   null, true, false; integers as numbers; decimals as numbers with their
 //   exact digits and scale (12.34, -0.05); float and double as numbers in
 //   their shortest round-trip form, NaN and the infinities as the strings
