@@ -88,7 +88,11 @@ Result<ib::TableUpdate> ReadUpdate(element e, const std::string& path) {
     FLOE_ASSIGN_OR_RETURN(element snap, obj.Get("snapshot"));
     FLOE_ASSIGN_OR_RETURN(JsonObjectReader snap_obj, JsonObject(snap, obj.PathOf("snapshot")));
     // A v1 table's snapshots have no sequence number; everything else the
-    // REST Snapshot schema requires is required either way.
+    // REST Snapshot schema requires is required either way, though a v1
+    // metadata file may leave out the summary and list manifests inline.
+    for (const char* required : {"summary", "manifest-list"}) {
+      if (!snap_obj.Has(required)) return snap_obj.Missing(required);
+    }
     const int version = snap_obj.Has("sequence-number") ? 2 : 1;
     FLOE_ASSIGN_OR_RETURN(ib::Snapshot s, ib::internal::ReadSnapshot(snap, obj.PathOf("snapshot"), version));
     return ib::TableUpdate{ib::AddSnapshot{std::move(s)}};
