@@ -109,10 +109,7 @@ auto ParseRequest(std::string_view input, Parse parse) -> std::optional<std::rem
 
 void FuzzTableMessages(std::string_view input) {
   if (auto m = ParseRequest(input, rest::ParseCreateTableRequest)) {
-    iceberg::TableDefinition definition{m->table.schema,     m->table.partition_spec,
-                                        m->table.sort_order, m->table.location.value_or("s3://bucket/t"),
-                                        m->table.properties, m->table.format_version};
-    CheckTable(iceberg::NewTableMetadata(definition));
+    CheckTable(iceberg::NewTableMetadata(m->table.Definition(m->table.location.value_or("s3://bucket/t"))));
   }
   if (auto m = ParseRequest(input, rest::ParseCommitTableRequest)) {
     CheckTable(iceberg::ApplyTableChanges(&BaseTable(), m->requirements, m->updates));
@@ -127,16 +124,9 @@ void FuzzTableMessages(std::string_view input) {
 
 void FuzzViewMessages(std::string_view input) {
   if (auto m = ParseRequest(input, rest::ParseCreateViewRequest)) {
-    // As the SQL catalog builds a new view (sql_catalog_views.cc).
-    iceberg::ViewVersion version = m->view.view_version;
-    version.schema_id = iceberg::kLastAdded;
-    const std::vector<iceberg::ViewUpdate> updates = {iceberg::AssignUuid{"0f8f5a8e-1b4f-4b43-9d2e-6cbbd2a0b7a1"},
-                                                      iceberg::SetLocation{m->view.location.value_or("s3://bucket/v")},
-                                                      iceberg::AddSchema{m->view.schema},
-                                                      iceberg::SetProperties{m->view.properties},
-                                                      iceberg::AddViewVersion{std::move(version)},
-                                                      iceberg::SetCurrentViewVersion{iceberg::kLastAdded}};
-    CheckView(iceberg::ApplyViewChanges(nullptr, {}, updates));
+    const std::string location = m->view.location.value_or("s3://bucket/v");
+    CheckView(iceberg::ApplyViewChanges(
+        nullptr, {}, m->view.NewViewUpdates("0f8f5a8e-1b4f-4b43-9d2e-6cbbd2a0b7a1", location, 1700000000000)));
   }
   if (auto m = ParseRequest(input, rest::ParseCommitViewRequest)) {
     CheckView(iceberg::ApplyViewChanges(&BaseView(), m->requirements, m->updates));

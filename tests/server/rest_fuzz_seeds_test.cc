@@ -32,10 +32,15 @@ namespace rest = catalog::rest;
 
 Status CreateTable(std::string_view text) {
   FLOE_ASSIGN_OR_RETURN(rest::CreateTableRequest m, rest::ParseCreateTableRequest(text));
-  iceberg::TableDefinition definition{m.table.schema,     m.table.partition_spec,
-                                      m.table.sort_order, m.table.location.value_or("s3://bucket/t"),
-                                      m.table.properties, m.table.format_version};
-  return iceberg::NewTableMetadata(definition).status();
+  return iceberg::NewTableMetadata(m.table.Definition(m.table.location.value_or("s3://bucket/t"))).status();
+}
+
+Status CreateView(std::string_view text) {
+  FLOE_ASSIGN_OR_RETURN(rest::CreateViewRequest m, rest::ParseCreateViewRequest(text));
+  const std::string location = m.view.location.value_or("s3://bucket/v");
+  return iceberg::ApplyViewChanges(nullptr, {},
+                                   m.view.NewViewUpdates("0f8f5a8e-1b4f-4b43-9d2e-6cbbd2a0b7a1", location, 1))
+      .status();
 }
 
 // A commit applied to the fuzzer's base table, or to no table (a create).
@@ -67,7 +72,7 @@ Status ParseSeedAs(const std::string& kind, std::string_view text) {
       {"commit-table", [](auto t) { return CommitTable(t, /*to_base=*/true); }},
       {"commit-create", [](auto t) { return CommitTable(t, /*to_base=*/false); }},
       {"commit-transaction", CommitTransaction},
-      {"create-view", [](auto t) { return rest::ParseCreateViewRequest(t).status(); }},
+      {"create-view", CreateView},
       {"commit-view", CommitView},
       {"namespace", [](auto t) { return rest::ParseNamespaceMessage(t).status(); }},
       {"update-namespace-properties", [](auto t) { return rest::ParseUpdateNamespacePropertiesRequest(t).status(); }},

@@ -41,6 +41,24 @@ Status Namespace::Validate() const {
   return Status::OK();
 }
 
+iceberg::TableDefinition CreateTableRequest::Definition(std::string table_location) const {
+  return iceberg::TableDefinition{schema,     partition_spec, sort_order, std::move(table_location),
+                                  properties, format_version};
+}
+
+std::vector<iceberg::ViewUpdate> CreateViewRequest::NewViewUpdates(std::string uuid, std::string view_location,
+                                                                   int64_t now_ms) const {
+  iceberg::ViewVersion version = view_version;
+  version.schema_id = iceberg::kLastAdded;
+  if (version.timestamp_ms == 0) version.timestamp_ms = now_ms;
+  return {iceberg::AssignUuid{std::move(uuid)},
+          iceberg::SetLocation{std::move(view_location)},
+          iceberg::AddSchema{schema},
+          iceberg::SetProperties{properties},
+          iceberg::AddViewVersion{std::move(version)},
+          iceberg::SetCurrentViewVersion{iceberg::kLastAdded}};
+}
+
 Result<TableIdentifier> TableIdentifier::Parse(std::string_view dotted) {
   if (dotted.empty()) return Status::InvalidArgument("table identifier is empty");
   TableIdentifier ident;

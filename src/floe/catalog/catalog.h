@@ -29,6 +29,7 @@
 #include <vector>
 
 #include "floe/base/result.h"
+#include "floe/iceberg/new_table_metadata.h"
 #include "floe/iceberg/partition_spec.h"
 #include "floe/iceberg/schema.h"
 #include "floe/iceberg/sort_order.h"
@@ -85,6 +86,10 @@ struct CreateTableRequest {
   std::optional<std::string> location;
   Properties properties;
   int format_version = 2;
+
+  // What NewTableMetadata builds the table from, at `location` (the
+  // catalog's choice when `location` above is unset).
+  iceberg::TableDefinition Definition(std::string table_location) const;
 };
 
 // The REST CreateViewRequest.
@@ -95,6 +100,12 @@ struct CreateViewRequest {
   // nullopt: the catalog's default location for the view (as a table's).
   std::optional<std::string> location;
   Properties properties;
+
+  // The updates that build the new view from nothing
+  // (ApplyViewChanges(nullptr, {}, ...)): `uuid`, `view_location`, the
+  // schema, the properties and the first version, current, on the added
+  // schema, stamped `now_ms` unless it carries a time.
+  std::vector<iceberg::ViewUpdate> NewViewUpdates(std::string uuid, std::string view_location, int64_t now_ms) const;
 };
 
 // The REST UpdateNamespacePropertiesResponse.

@@ -441,13 +441,13 @@ Result<iceberg::TableState> SqlCatalog::CreateTable(const TableIdentifier& ident
   // atomically with the insert.
   FLOE_ASSIGN_OR_RETURN(bool exists, TableExists(ident));
   if (exists) return Status::AlreadyExists(StrCat("table ", ident.ToString(), " already exists"));
-  iceberg::TableDefinition definition{request.schema,     request.partition_spec, request.sort_order, {},
-                                      request.properties, request.format_version};
+  std::string location;
   if (request.location && !request.location->empty()) {
-    definition.location = *request.location;
+    location = *request.location;
   } else {
-    FLOE_ASSIGN_OR_RETURN(definition.location, DefaultTableLocation(ident));
+    FLOE_ASSIGN_OR_RETURN(location, DefaultTableLocation(ident));
   }
+  const iceberg::TableDefinition definition = request.Definition(std::move(location));
   auto metadata = iceberg::NewTableMetadata(definition);
   if (!metadata.ok()) return metadata.status().WithContext(StrCat("table ", ident.ToString()));
   return NewTableOps(ident)->Commit(iceberg::TableState{}, *metadata);

@@ -111,14 +111,7 @@ Result<iceberg::ViewState> SqlCatalog::CreateView(const TableIdentifier& ident, 
   } else {
     FLOE_ASSIGN_OR_RETURN(location, DefaultTableLocation(ident));
   }
-  iceberg::ViewVersion version = request.view_version;
-  version.schema_id = iceberg::kLastAdded;
-  if (version.timestamp_ms == 0) version.timestamp_ms = NowMs();
-  const std::vector<iceberg::ViewUpdate> updates = {
-      iceberg::AssignUuid{RandomUuid()}, iceberg::SetLocation{location}, iceberg::AddSchema{request.schema},
-      iceberg::SetProperties{request.properties}, iceberg::AddViewVersion{std::move(version)},
-      iceberg::SetCurrentViewVersion{iceberg::kLastAdded}};
-  auto metadata = iceberg::ApplyViewChanges(nullptr, {}, updates);
+  auto metadata = iceberg::ApplyViewChanges(nullptr, {}, request.NewViewUpdates(RandomUuid(), location, NowMs()));
   if (!metadata.ok()) {
     return Status::InvalidArgument(StrCat("view ", ident.ToString(), ": ", metadata.status().message()));
   }

@@ -89,10 +89,7 @@ RestResponse StageCreate(ServerState& state, const catalog::TableIdentifier& ide
     if (!fallback.ok()) return ErrorResponse(fallback.status());
     location = std::move(*fallback);
   }
-  iceberg::TableDefinition definition{request.table.schema,     request.table.partition_spec,
-                                      request.table.sort_order, location,
-                                      request.table.properties, request.table.format_version};
-  auto metadata = iceberg::NewTableMetadata(definition);
+  auto metadata = iceberg::NewTableMetadata(request.table.Definition(std::move(location)));
   if (!metadata.ok()) return ErrorResponse(metadata.status());
   // spec: a staged table has no metadata location until its create
   // transaction commits (with assert-create).

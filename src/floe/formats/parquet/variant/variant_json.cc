@@ -27,13 +27,19 @@ void AppendJsonNumber(double v, bool is_float, std::string* out) {
   }
 }
 
-// A text value printed by value_format, as a JSON string (the text holds
-// no character JSON escapes).
-template <typename Format>
-void AppendQuotedText(std::string* out, Format format) {
-  out->push_back('"');
-  format(out);
-  out->push_back('"');
+// The text of a uuid, date, time or timestamp, as value_format prints it.
+void AppendTemporalOrUuid(const VariantValue& v, std::string* out) {
+  const auto value = static_cast<int64_t>(v.integer);
+  switch (v.kind) {
+    case VariantKind::kUuid: value_format::AppendUuid(v.bytes, out); return;
+    case VariantKind::kDate: value_format::AppendDate(value, out); return;
+    case VariantKind::kTimeNtz: value_format::AppendTime(value, TimeUnit::kMicro, out); return;
+    case VariantKind::kTimestamp: value_format::AppendTimestamp(value, TimeUnit::kMicro, true, out); return;
+    case VariantKind::kTimestampNtz: value_format::AppendTimestamp(value, TimeUnit::kMicro, false, out); return;
+    case VariantKind::kTimestampNanos: value_format::AppendTimestamp(value, TimeUnit::kNano, true, out); return;
+    case VariantKind::kTimestampNtzNanos: value_format::AppendTimestamp(value, TimeUnit::kNano, false, out); return;
+    default: return;
+  }
 }
 
 }  // namespace
@@ -54,27 +60,17 @@ void AppendVariantJson(const VariantValue& v, std::string* out) {
     case VariantKind::kString: value_format::AppendJsonString(v.bytes, out); return;
     case VariantKind::kBinary: value_format::AppendJsonString(Base64Encode(v.bytes), out); return;
     case VariantKind::kUuid:
-      AppendQuotedText(out, [&](std::string* s) { value_format::AppendUuid(v.bytes, s); });
-      return;
     case VariantKind::kDate:
-      AppendQuotedText(out, [&](std::string* s) { value_format::AppendDate(static_cast<int64_t>(v.integer), s); });
-      return;
     case VariantKind::kTimeNtz:
-      AppendQuotedText(
-          out, [&](std::string* s) { value_format::AppendTime(static_cast<int64_t>(v.integer), TimeUnit::kMicro, s); });
-      return;
     case VariantKind::kTimestamp:
     case VariantKind::kTimestampNtz:
     case VariantKind::kTimestampNanos:
-    case VariantKind::kTimestampNtzNanos: {
-      const bool nanos = v.kind == VariantKind::kTimestampNanos || v.kind == VariantKind::kTimestampNtzNanos;
-      const bool utc = v.kind == VariantKind::kTimestamp || v.kind == VariantKind::kTimestampNanos;
-      AppendQuotedText(out, [&](std::string* s) {
-        value_format::AppendTimestamp(static_cast<int64_t>(v.integer), nanos ? TimeUnit::kNano : TimeUnit::kMicro, utc,
-                                      s);
-      });
+    case VariantKind::kTimestampNtzNanos:
+      // value_format's text of these needs no JSON escape: quoting makes it a string.
+      out->push_back('"');
+      AppendTemporalOrUuid(v, out);
+      out->push_back('"');
       return;
-    }
     case VariantKind::kObject:
       out->push_back('{');
       for (size_t i = 0; i < v.fields.size(); ++i) {
