@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "floe/base/boxed.h"
@@ -67,6 +68,24 @@ TEST(SmallVectorTest, EmplaceValueInitializesAndInsertShifts) {
   EXPECT_EQ(v.size(), 1u);
   v.clear();
   EXPECT_TRUE(v.empty());
+}
+
+TEST(SmallVectorTest, ResizeForOverwriteKeepsTheElementsBeforeAndGrowsToTheHeap) {
+  SmallVector<int64_t, 2> v{10, 11};
+  v.resize_for_overwrite(5);  // past the inline capacity
+  EXPECT_EQ(v.size(), 5u);
+  EXPECT_FALSE(v.is_inline());
+  for (size_t i = 2; i < 5; ++i) v[i] = static_cast<int64_t>(i) * 100;
+  EXPECT_EQ(v.ToVector(), (std::vector<int64_t>{10, 11, 200, 300, 400}));
+  v.resize_for_overwrite(1);
+  EXPECT_EQ(v.ToVector(), (std::vector<int64_t>{10}));
+
+  std::optional<SmallVector<int64_t, 2>> emplaced;
+  emplaced.emplace().resize_for_overwrite(2);
+  (*emplaced)[0] = -1;
+  (*emplaced)[1] = 1;
+  EXPECT_TRUE(emplaced->is_inline());
+  EXPECT_EQ(emplaced->ToVector(), (std::vector<int64_t>{-1, 1}));
 }
 
 TEST(BoxedTest, ReadsLikeAnOptionalAndCopiesDeeply) {

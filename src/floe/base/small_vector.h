@@ -11,7 +11,7 @@
 //
 // The interface is the part of std::vector that floe uses (size, indexing,
 // iteration, push_back/emplace_back, reserve, resize, insert at a position,
-// comparison, also with a std::vector). Sizes are capped at UINT32_MAX
+// comparison, also with a std::vector), and resize_for_overwrite. Sizes are capped at UINT32_MAX
 // elements (FLOE_CHECK): callers that size from untrusted input cap first.
 //
 // Thread safety: a plain value, like std::vector.
@@ -46,7 +46,9 @@ class SmallVector {
   using iterator = T*;
   using const_iterator = const T*;
 
-  SmallVector() = default;
+  // User-provided, so that value-initialization (optional::emplace(),
+  // resize of a container of these) does not zero the inline bytes first.
+  SmallVector() {}
   SmallVector(std::initializer_list<T> values) { assign(values.begin(), values.end()); }
   // Implicit, so that a std::vector built elsewhere can be assigned.
   SmallVector(const std::vector<T>& values) { assign(values.data(), values.data() + values.size()); }
@@ -98,6 +100,13 @@ class SmallVector {
     reserve(n);
     T* d = data();
     for (size_t i = size_; i < n; ++i) ::new (static_cast<void*>(d + i)) T(value);
+    size_ = static_cast<uint32_t>(n);
+  }
+  // Resizes to n, leaving any added elements uninitialized: the caller
+  // writes each of them before reading it (a decoder that fills a list whose
+  // size it read first).
+  void resize_for_overwrite(size_t n) {
+    reserve(n);
     size_ = static_cast<uint32_t>(n);
   }
   void assign(size_t count, const T& value) {

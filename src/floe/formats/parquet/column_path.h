@@ -71,9 +71,13 @@ class ColumnPath {
   // FromPacked trusts every length.
   static ColumnPath FromPacked(std::string_view packed, uint32_t size) {
     ColumnPath p;
-    p.packed_.assign(packed);
-    p.size_ = size;
+    p.AssignPacked(packed, size);
     return p;
+  }
+  // Makes this path the packed one, reusing this path's buffer.
+  void AssignPacked(std::string_view packed, uint32_t size) {
+    packed_.assign(packed);
+    size_ = size;
   }
 
   size_t size() const { return size_; }

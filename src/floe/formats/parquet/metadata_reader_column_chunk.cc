@@ -45,12 +45,31 @@ struct Walk {
 };
 
 // Unsigned LEB128, as ThriftCompactReader::ReadVarint64 reads it, without
-// bounds checks: the caller made sure of kSlack bytes. A one-byte value is
-// one test; a longer one up to 8 bytes is found and gathered from one 8-byte
-// load, without a branch per byte.
+// bounds checks: the caller made sure of kSlack bytes. Values of up to four
+// bytes (all but the largest offsets and sizes) are told apart by a branch per
+// length: the walk is one long chain of "where does the next value start",
+// and a predicted branch lets the CPU run ahead along it, where a length
+// computed from the loaded bytes would make every later read wait for the
+// load (measured: the footer bench's decode 1.20 -> 0.97 ms). Longer values
+// are found and gathered from one 8-byte load.
 [[gnu::always_inline]] inline bool Varint64(const uint8_t*& p, uint64_t* out) {
   if (p[0] < 0x80) [[likely]] {
     *out = *p++;
+    return true;
+  }
+  if (p[1] < 0x80) {
+    *out = (p[0] & 0x7fu) | (uint64_t{p[1]} << 7);
+    p += 2;
+    return true;
+  }
+  if (p[2] < 0x80) {
+    *out = (p[0] & 0x7fu) | (uint64_t{p[1] & 0x7fu} << 7) | (uint64_t{p[2]} << 14);
+    p += 3;
+    return true;
+  }
+  if (p[3] < 0x80) {
+    *out = (p[0] & 0x7fu) | (uint64_t{p[1] & 0x7fu} << 7) | (uint64_t{p[2] & 0x7fu} << 14) | (uint64_t{p[3]} << 21);
+    p += 4;
     return true;
   }
   uint64_t word;
@@ -196,7 +215,7 @@ template <typename E, uint32_t N>
 [[gnu::always_inline]] inline bool EnumList(Walk& w, Fields& f, SmallVector<E, N>* out) {
   uint32_t size;
   if (!f.List(kI32, &size)) return false;
-  out->resize(size);  // sized once, then filled: no growth test per element
+  out->resize_for_overwrite(size);  // sized once, then filled: no growth test per element
   E* values = out->data();
   for (uint32_t i = 0; i < size; ++i) {
     uint32_t u;
@@ -211,7 +230,7 @@ template <typename E, uint32_t N>
 [[gnu::always_inline]] inline bool I64List(Walk& w, Fields& f, LevelHistogram* out) {
   uint32_t size;
   if (!f.List(kI64, &size)) return false;
-  out->resize(size);
+  out->resize_for_overwrite(size);
   int64_t* values = out->data();
   for (uint32_t i = 0; i < size; ++i) {
     uint64_t u;
@@ -232,8 +251,7 @@ template <typename E, uint32_t N>
     if (length > static_cast<uint32_t>(INT32_MAX) || length > static_cast<size_t>(w.end - w.p)) return false;
     w.p += length;
   }
-  *out = ColumnPath::FromPacked(
-      std::string_view(reinterpret_cast<const char*>(start), static_cast<size_t>(w.p - start)), size);
+  out->AssignPacked(std::string_view(reinterpret_cast<const char*>(start), static_cast<size_t>(w.p - start)), size);
   return f.Next();
 }
 
@@ -268,7 +286,7 @@ template <typename E, uint32_t N>
 [[gnu::always_inline]] inline bool EncodingStatsList(Walk& w, Fields& f, PageEncodingStatsList* out) {
   uint32_t size;
   if (!f.List(kStruct, &size)) return false;
-  out->resize(size);
+  out->resize_for_overwrite(size);
   PageEncodingStats* values = out->data();
   for (uint32_t i = 0; i < size; ++i) {
     if (!ReadPageEncodingStats(w, &values[i])) return false;
