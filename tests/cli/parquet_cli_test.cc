@@ -19,6 +19,7 @@
 #include "floe/formats/parquet/file_reader.h"
 #include "floe/formats/parquet/file_writer.h"
 #include "floe/formats/parquet/page_index.h"
+#include "floe/formats/parquet/record_batch_reader.h"
 #include "floe/io/file_io.h"
 #include "testing/run_process.h"
 #include "testing/temp_dir.h"
@@ -175,6 +176,47 @@ TEST(ParquetCliTest, CatPrintsVariantsAsJsonOrAsStored) {
   EXPECT_EQ(std::count(invalid.err.begin(), invalid.err.end(), '\n'), 1) << invalid.err;
   EXPECT_NE(invalid.err.find("case-040.parquet: column 'var': variant at row 0: "), std::string::npos) << invalid.err;
   EXPECT_NE(invalid.err.find("conflicting value and typed_value"), std::string::npos) << invalid.err;
+}
+
+TEST(ParquetCliTest, CatPrintsVariantsNestedInStructsAndListsAsJson) {
+  // case-001's variant (one row: ["comedy","drama"], shredded), written by
+  // floe inside a struct and a list.
+  auto source = parquet::ParquetFileReader::Open(
+      NewLocalFileIO(), std::string(FLOE_SHARED_DIR) + "/fixtures/parquet-testing/shredded_variant/case-001.parquet");
+  ASSERT_TRUE(source.ok()) << source.status().ToString();
+  auto batches = parquet::ReadAllBatches(std::shared_ptr<const parquet::ParquetFileReader>(std::move(*source)));
+  ASSERT_TRUE(batches.ok() && batches->size() == 1);
+  const RecordBatch& batch = batches->front();
+  const Field& variant = batch.schema().field(batch.schema().FieldIndex("var"));
+  const Array& values = batch.column(batch.schema().FieldIndex("var"));
+  ASSERT_EQ(values.length(), 1);
+  Int64Builder id;
+  ASSERT_TRUE(id.Append(7).ok());
+  const Field row("s",
+                  DataType::Struct({Field("id", DataType::Int64()), Field("v", variant.type, true, variant.metadata)}));
+  const Array rows(
+      std::make_shared<ArrayData>(row.type, 1, std::vector<Buffer>{Buffer()},
+                                  std::vector<std::shared_ptr<const ArrayData>>{id.Finish()->data(), values.data()}));
+  const Field list("l", DataType::List(Field("element", variant.type, true, variant.metadata)));
+  const int32_t offsets[] = {0, 1};
+  const Array lists(std::make_shared<ArrayData>(
+      list.type, 1,
+      std::vector<Buffer>{Buffer(), Buffer::CopyOf(std::string_view(reinterpret_cast<const char*>(offsets), 8))},
+      std::vector<std::shared_ptr<const ArrayData>>{values.data()}));
+  testing::TempDir dir;
+  const std::string path = dir.Join("nested_variant.parquet");
+  ASSERT_TRUE(WriteParquet(path, std::make_shared<Schema>(std::vector<Field>{row, list}), {rows, lists}).ok());
+
+  auto json = RunFloe({"--format", "jsonl", "parquet", "cat", path}, kCleanEnv);
+  ASSERT_EQ(json.exit_code, 0) << json.err;
+  EXPECT_EQ(json.out, "{\"s\":{\"id\":7,\"v\":[\"comedy\",\"drama\"]},\"l\":[[\"comedy\",\"drama\"]]}\n");
+  auto csv = RunFloe({"--format", "csv", "parquet", "cat", path}, kCleanEnv);
+  ASSERT_EQ(csv.exit_code, 0) << csv.err;
+  EXPECT_EQ(csv.out,
+            "s,l\n\"{\"\"id\"\":7,\"\"v\"\":[\"\"comedy\"\",\"\"drama\"\"]}\",\"[[\"\"comedy\"\",\"\"drama\"\"]]\"\n");
+  auto binary = RunFloe({"--format", "jsonl", "parquet", "cat", path, "--variant", "binary"}, kCleanEnv);
+  ASSERT_EQ(binary.exit_code, 0) << binary.err;
+  EXPECT_NE(binary.out.find("\"v\":{\"metadata\":"), std::string::npos) << binary.out;
 }
 
 TEST(ParquetCliTest, MetaShowsGeospatialStatisticsAndRewriteKeepsThem) {

@@ -253,6 +253,21 @@ TEST(ArrowCDataTest, ExportsFieldIdAndUuidExtensionAsMetadata) {
   EXPECT_EQ(back, field);
 }
 
+TEST(ArrowCDataTest, JsonTextFieldsTravelAsArrowsJsonExtension) {
+  const Field field = MarkJsonText(Field("doc", DataType::Utf8(), true, {{"comment", "raw"}}, 3));
+  ArrowSchema c;
+  ExportField(field, &c);
+  EXPECT_STREQ(c.format, "u");
+  EXPECT_EQ(DecodeMetadata(c.metadata),
+            (std::vector<std::pair<std::string, std::string>>{{"comment", "raw"},
+                                                              {"ARROW:extension:name", "arrow.json"},
+                                                              {"ARROW:extension:metadata", ""},
+                                                              {"PARQUET:field_id", "3"}}));
+  Field back = ImportField(&c).value();
+  EXPECT_TRUE(IsJsonTextField(back));
+  EXPECT_EQ(back, field);
+}
+
 TEST(ArrowCDataTest, RoundTripsSchemasWithMetadataAndFieldIds) {
   Schema schema({Field("id", DataType::Int64(), false, {}, 1),
                  Field("name", DataType::Utf8(), true, {{"doc", "the name"}, {"", "empty key"}}, 2),

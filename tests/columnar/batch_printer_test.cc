@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "floe/columnar/builder.h"
+#include "floe/columnar/value_format.h"
 
 namespace floe {
 namespace {
@@ -93,25 +94,93 @@ TEST(BatchPrinterTest, JsonlIsOneObjectPerLine) {
             "\"at\":\"1969-12-31T23:59:59.999999+00:00\"}\n");
 }
 
-TEST(BatchPrinterTest, JsonTextColumnsAreEmbeddedInJsonAndPrintedAsTextElsewhere) {
-  RecordBatch batch =
-      Batch({Field("id", DataType::Int64()), Field("doc", DataType::Utf8())},
-            {Column<int64_t>(DataType::Int64(), {1, 2}), Utf8Column({"{\"a\":[1,\"x\"]}", std::nullopt})});
+TEST(BatchPrinterTest, JsonTextFieldsAreEmbeddedInJsonAndPrintedAsTextElsewhere) {
+  const Field doc = MarkJsonText(Field("doc", DataType::Utf8()));
+  ASSERT_TRUE(IsJsonTextField(doc));
+  RecordBatch batch = Batch(
+      {Field("id", DataType::Int64()), doc},
+      {Column<int64_t>(DataType::Int64(), {1, 2, 3}), Utf8Column({"{\"a\":[1,\"x\"]}", std::nullopt, "{not json"})});
   PrintOptions options;
-  options.json_text_columns = {1};
   options.format = OutputFormat::kJsonl;
   auto jsonl = FormatBatches(batch.schema_ptr(), std::span<const RecordBatch>(&batch, 1), options);
   ASSERT_TRUE(jsonl.ok()) << jsonl.status().ToString();
-  EXPECT_EQ(*jsonl, "{\"id\":1,\"doc\":{\"a\":[1,\"x\"]}}\n{\"id\":2,\"doc\":null}\n");
+  // Text that is not JSON prints as a string: the output stays JSON.
+  EXPECT_EQ(*jsonl,
+            "{\"id\":1,\"doc\":{\"a\":[1,\"x\"]}}\n{\"id\":2,\"doc\":null}\n{\"id\":3,\"doc\":\"{not json\"}\n");
   options.format = OutputFormat::kCsv;
   auto csv = FormatBatches(batch.schema_ptr(), std::span<const RecordBatch>(&batch, 1), options);
   ASSERT_TRUE(csv.ok()) << csv.status().ToString();
-  EXPECT_EQ(*csv, "id,doc\n1,\"{\"\"a\"\":[1,\"\"x\"\"]}\"\n2,\n");
-  // Only a string column can hold JSON text.
-  options.json_text_columns = {0};
-  auto refused = FormatBatches(batch.schema_ptr(), std::span<const RecordBatch>(&batch, 1), options);
-  ASSERT_FALSE(refused.ok());
-  EXPECT_TRUE(refused.status().IsInvalidArgument()) << refused.status().ToString();
+  EXPECT_EQ(*csv, "id,doc\n1,\"{\"\"a\"\":[1,\"\"x\"\"]}\"\n2,\n3,{not json\n");
+  // Only a string field holds JSON text.
+  EXPECT_FALSE(IsJsonTextField(MarkJsonText(Field("n", DataType::Int64()))));
+}
+
+TEST(BatchPrinterTest, NestedJsonTextFieldsAreEmbeddedAtAnyDepth) {
+  // struct<doc: json text, tags: list<json text>>
+  const Field doc = MarkJsonText(Field("doc", DataType::Utf8()));
+  const TypePtr row_type = DataType::Struct({doc, Field("tags", DataType::List(doc))});
+  auto made = MakeBuilder(row_type);
+  StructBuilder& builder = *made->As<StructBuilder>();
+  ASSERT_TRUE(builder.AppendRow().ok());
+  ASSERT_TRUE(builder.field_builder(0)->As<BinaryBuilder>()->Append("[true,null]").ok());
+  auto* tags = builder.field_builder(1)->As<ListBuilder>();
+  ASSERT_TRUE(tags->StartList().ok());
+  ASSERT_TRUE(tags->value_builder()->As<BinaryBuilder>()->Append("{\"k\":-1.5e3}").ok());
+  ASSERT_TRUE(tags->value_builder()->As<BinaryBuilder>()->Append("1,2").ok());  // not one value
+  ASSERT_TRUE(tags->value_builder()->AppendNull().ok());
+  auto column = builder.Finish();
+  ASSERT_TRUE(column.ok()) << column.status().ToString();
+  RecordBatch batch = Batch({Field("row", row_type)}, {*column});
+  for (const OutputFormat format : {OutputFormat::kJsonl, OutputFormat::kCsv}) {
+    PrintOptions options;
+    options.format = format;
+    auto text = FormatBatches(batch.schema_ptr(), std::span<const RecordBatch>(&batch, 1), options);
+    ASSERT_TRUE(text.ok()) << text.status().ToString();
+    const std::string nested = R"({"doc":[true,null],"tags":[{"k":-1.5e3},"1,2",null]})";
+    EXPECT_EQ(*text, format == OutputFormat::kJsonl
+                         ? "{\"row\":" + nested + "}\n"
+                         : "row\n\"" + std::string(R"({""doc"":[true,null],""tags"":[{""k"":-1.5e3},""1,2"",null]})") +
+                               "\"\n");
+  }
+}
+
+TEST(ValueFormatTest, IsJsonTextFollowsRfc8259) {
+  const std::string deep = std::string(10000, '[') + std::string(10000, ']');
+  for (const std::string& valid :
+       {std::string("0"), std::string("-0.5e+10"), std::string(" {\"a\" : [1, {\"b\":null}, \"\\u00E9\\/\"] }\n"),
+        std::string("\"\xc3\xa9\""), std::string("[]"), std::string("{}"), std::string("[[],{},[{}]]"),
+        std::string("123456789012345678901234567890"), std::string("true"), std::string("1E-7"), deep}) {
+    EXPECT_TRUE(value_format::IsJsonText(valid)) << valid.substr(0, 40);
+  }
+  for (const std::string& invalid : {std::string(""),
+                                     std::string(" "),
+                                     std::string("01"),
+                                     std::string("1."),
+                                     std::string(".5"),
+                                     std::string("-"),
+                                     std::string("1e"),
+                                     std::string("+1"),
+                                     std::string("[1,]"),
+                                     std::string("{\"a\"}"),
+                                     std::string("{\"a\":1,}"),
+                                     std::string("[1 2]"),
+                                     std::string("{1:2}"),
+                                     std::string("tru"),
+                                     std::string("nul"),
+                                     std::string("\"\\x\""),
+                                     std::string("\"\\u12g4\""),
+                                     std::string("\"a"),
+                                     std::string("\"\x01\""),
+                                     std::string("\"\xff\""),
+                                     std::string("[1]]"),
+                                     std::string("1 2"),
+                                     std::string("{\"a\":1]"),
+                                     std::string("[}"),
+                                     std::string("NaN"),
+                                     std::string("[") + std::string(100, '['),
+                                     std::string("\"\\u00e\"")}) {
+    EXPECT_FALSE(value_format::IsJsonText(invalid)) << invalid;
+  }
 }
 
 TEST(BatchPrinterTest, EmptyResultsKeepTheirFrame) {

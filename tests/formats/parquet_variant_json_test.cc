@@ -14,6 +14,8 @@
 #include <optional>
 #include <string>
 
+#include "floe/columnar/builder.h"
+#include "floe/columnar/value_format.h"
 #include "floe/formats/parquet/record_batch_reader.h"
 #include "floe/formats/parquet/variant/variant_decoder.h"
 #include "floe/formats/parquet/variant/variant_json.h"
@@ -161,6 +163,131 @@ TEST(VariantJsonTest, AnInvalidShreddingNamesItsRowInTheFile) {
   EXPECT_TRUE(json.status().IsCorrupt()) << json.status().ToString();
   EXPECT_NE(json.status().message().find("variant at row 1000"), std::string::npos) << json.status().ToString();
   EXPECT_NE(json.status().message().find("conflicting value and typed_value"), std::string::npos);
+}
+
+// The `var` field and column of a shredded_variant/ case.
+std::optional<std::pair<Field, Array>> VariantFieldOf(const std::string& case_file) {
+  const std::string file = ParquetTestingDir() + "/shredded_variant/" + case_file;
+  auto reader = ParquetFileReader::Open(NewLocalFileIO(), file);
+  EXPECT_TRUE(reader.ok()) << reader.status().ToString();
+  if (!reader.ok()) return std::nullopt;
+  auto batches = ReadAllBatches(std::shared_ptr<const ParquetFileReader>(std::move(*reader)));
+  EXPECT_TRUE(batches.ok()) << batches.status().ToString();
+  if (!batches.ok() || batches->size() != 1) return std::nullopt;
+  const RecordBatch& batch = batches->front();
+  const int index = batch.schema().FieldIndex("var");
+  EXPECT_GE(index, 0);
+  if (index < 0) return std::nullopt;
+  return std::make_pair(batch.schema().field(index), batch.column(index));
+}
+
+Buffer Bits(std::initializer_list<bool> bits) {
+  std::string bytes((bits.size() + 7) / 8, '\0');
+  int64_t i = 0;
+  for (const bool b : bits) bit_util::SetBitTo(reinterpret_cast<uint8_t*>(bytes.data()), i++, b);
+  return Buffer::FromString(std::move(bytes));
+}
+
+Buffer Offsets(std::initializer_list<int32_t> offsets) {
+  return Buffer::CopyOf(std::string_view(reinterpret_cast<const char*>(std::data(offsets)), offsets.size() * 4));
+}
+
+// Each row of `column` (of `field`) as the batch printer's JSON, with the
+// variants in it as JSON text.
+std::vector<std::string> PrintedRows(const Field& field, const Array& column) {
+  auto json = VariantsAsJson(field, column);
+  EXPECT_TRUE(json.ok()) << json.status().ToString();
+  if (!json.ok()) return {};
+  const Field printed = VariantsAsJsonField(field);
+  EXPECT_TRUE(TypeEquals(json->type(), printed.type)) << json->type()->ToString();
+  const Status valid = json->Validate();
+  EXPECT_TRUE(valid.ok()) << valid.ToString();
+  std::vector<std::string> rows;
+  for (int64_t i = 0; i < json->length(); ++i) {
+    std::string text;
+    if (json->IsNull(i)) {
+      text = "null";
+    } else {
+      value_format::AppendJson(*json->data(), i, &text);
+    }
+    rows.push_back(text);
+  }
+  return rows;
+}
+
+TEST(VariantJsonTest, VariantsNestedInStructsListsAndMapsBecomeJsonText) {
+  // case-083's rows: null, {"c":{"b":"iceberg"}}, {"c":8,"d":-0}, {"c":{"a":34,"b":""},"d":0}
+  const auto var = VariantFieldOf("case-083.parquet");
+  ASSERT_TRUE(var.has_value());
+  const auto& [variant, values] = *var;
+  ASSERT_TRUE(IsVariantField(variant));
+  ASSERT_EQ(values.length(), 4);
+  const Field id("id", DataType::Int64());
+  Int64Builder id_builder;
+  for (const int64_t i : {0, 1, 2, 3}) ASSERT_TRUE(id_builder.Append(i).ok());
+  const Array ids = *id_builder.Finish();
+
+  // struct<id, v>, its row 2 null.
+  const Field row("s", DataType::Struct({id, Field("v", variant.type, true, variant.metadata)}));
+  EXPECT_TRUE(HoldsVariant(row));
+  EXPECT_FALSE(IsVariantField(row));
+  const Array rows(
+      std::make_shared<ArrayData>(row.type, 4, std::vector<Buffer>{Bits({1, 1, 0, 1})},
+                                  std::vector<std::shared_ptr<const ArrayData>>{ids.data(), values.data()}));
+  EXPECT_EQ(PrintedRows(row, rows),
+            (std::vector<std::string>{R"({"id":0,"v":null})", R"({"id":1,"v":{"c":{"b":"iceberg"}}})", "null",
+                                      R"({"id":3,"v":{"c":{"a":34,"b":""},"d":0}})"}));
+  // A window of it: the struct's offset reaches its fields.
+  EXPECT_EQ(PrintedRows(row, rows.Slice(1, 2)),
+            (std::vector<std::string>{R"({"id":1,"v":{"c":{"b":"iceberg"}}})", "null"}));
+
+  // list<variant>: [v0, v1], null, [v2, v3]; then only its last row.
+  const Field list("l", DataType::List(Field("element", variant.type, true, variant.metadata)));
+  const Array lists(std::make_shared<ArrayData>(list.type, 3,
+                                                std::vector<Buffer>{Bits({1, 0, 1}), Offsets({0, 2, 2, 4})},
+                                                std::vector<std::shared_ptr<const ArrayData>>{values.data()}));
+  EXPECT_EQ(PrintedRows(list, lists), (std::vector<std::string>{R"([null,{"c":{"b":"iceberg"}}])", "null",
+                                                                R"([{"c":8,"d":-0},{"c":{"a":34,"b":""},"d":0}])"}));
+  EXPECT_EQ(PrintedRows(list, lists.Slice(2, 1)),
+            (std::vector<std::string>{R"([{"c":8,"d":-0},{"c":{"a":34,"b":""},"d":0}])"}));
+
+  // map<string, variant>: {"a": v1, "b": v2}, {"c": v3}.
+  const TypePtr map_type =
+      DataType::Map(Field("key", DataType::Utf8(), false), Field("value", variant.type, true, variant.metadata))
+          .value();
+  const Field map("m", map_type);
+  StringBuilder keys;
+  for (const char* k : {"a", "b", "c"}) ASSERT_TRUE(keys.Append(k).ok());
+  const Array key_array = *keys.Finish();
+  const Array entries(std::make_shared<ArrayData>(
+      map_type->fields()[0].type, 3, std::vector<Buffer>{Buffer()},
+      std::vector<std::shared_ptr<const ArrayData>>{key_array.data(), values.Slice(1, 3).data()}));
+  const Array maps(std::make_shared<ArrayData>(map_type, 2, std::vector<Buffer>{Buffer(), Offsets({0, 2, 3})},
+                                               std::vector<std::shared_ptr<const ArrayData>>{entries.data()}));
+  EXPECT_EQ(PrintedRows(map, maps), (std::vector<std::string>{R"({"a":{"c":{"b":"iceberg"}},"b":{"c":8,"d":-0}})",
+                                                              R"({"c":{"c":{"a":34,"b":""},"d":0}})"}));
+
+  // Fields without variants are shared, not copied.
+  auto same = VariantsAsJson(id, ids);
+  ASSERT_TRUE(same.ok());
+  EXPECT_EQ(same->data(), ids.data());
+}
+
+TEST(VariantJsonTest, AnInvalidNestedVariantNamesItsPathAndRow) {
+  const auto var = VariantFieldOf("case-040.parquet");
+  ASSERT_TRUE(var.has_value());
+  const auto& [variant, values] = *var;
+  ASSERT_GE(values.length(), 1);
+  // One list row holding every value of the case, counted from row 500.
+  const Field list("l", DataType::List(Field("element", variant.type, true, variant.metadata)));
+  const Array lists(std::make_shared<ArrayData>(
+      list.type, 1, std::vector<Buffer>{Buffer(), Offsets({0, static_cast<int32_t>(values.length())})},
+      std::vector<std::shared_ptr<const ArrayData>>{values.data()}));
+  auto json = VariantsAsJson(list, lists, 500);
+  ASSERT_FALSE(json.ok());
+  EXPECT_TRUE(json.status().IsCorrupt()) << json.status().ToString();
+  EXPECT_NE(json.status().message().find("variant l.element at row 500"), std::string::npos)
+      << json.status().ToString();
 }
 
 }  // namespace variant_json_test

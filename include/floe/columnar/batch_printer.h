@@ -26,7 +26,10 @@
 // it refers to (null when that is null). Nested values are JSON: lists arrays,
 // structs objects, maps objects when their keys are strings and otherwise
 // arrays of {"key":..,"value":..}; in table and csv cells as compact JSON
-// text. JSON output escapes per RFC 8259 and replaces invalid UTF-8 with
+// text. JSON-text fields (data_type.h: IsJsonTextField), such as the
+// variants `floe parquet cat` prints, are embedded as JSON at any depth (as
+// a JSON string when a value is not valid JSON); table and csv print a
+// top-level one's text as it is. JSON output escapes per RFC 8259 and replaces invalid UTF-8 with
 // U+FFFD, so it is always valid JSON.
 //
 // Thread safety: a BatchPrinter is used by one thread at a time.
@@ -56,12 +59,6 @@ struct PrintOptions {
   OutputFormat format = OutputFormat::kTable;
   // table only: the widest cell or header, in characters; 0 or less: no limit.
   int max_cell_width = 40;
-  // Columns (by index) of strings that hold JSON text, such as the variants
-  // `floe parquet cat` prints: json and jsonl embed each value as it is
-  // rather than as a JSON string; table and csv print the text. The caller
-  // guarantees each value is one valid JSON value; Write() refuses such a
-  // column that is not of type string (InvalidArgument).
-  std::vector<int> json_text_columns{};
 };
 
 class BatchPrinter {
@@ -83,7 +80,7 @@ class BatchPrinter {
   std::ostream& out_;
   std::shared_ptr<const Schema> schema_;
   PrintOptions options_;
-  std::vector<bool> is_json_text_;  // per column, from options_.json_text_columns
+  std::vector<bool> is_json_text_;  // per column: IsJsonTextField
   bool header_written_ = false;
   int64_t rows_ = 0;
   std::vector<std::vector<std::string>> table_rows_;  // table only: cells, display-ready

@@ -102,6 +102,15 @@ struct Field {
   bool operator==(const Field& other) const { return Equals(other); }
 };
 
+// JSON text: a string field whose metadata names Arrow's canonical JSON
+// extension type (ARROW:extension:name = arrow.json) holds one JSON text
+// (RFC 8259) in each non-null value. It travels through the Arrow C Data
+// Interface as that metadata. The batch printer embeds such values as JSON
+// at any depth (a value that is not valid JSON prints as a JSON string).
+bool IsJsonTextField(const Field& field);
+// `field`, a string field, marked as JSON text.
+Field MarkJsonText(Field field);
+
 class DataType {
   // Lets the factories use make_shared while no one else can construct a type.
   struct Passkey {

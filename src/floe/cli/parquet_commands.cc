@@ -586,16 +586,12 @@ struct CatArgs {
   KeyArgs keys;
 };
 
-// The indexes, in the reader's output `schema`, of the top-level columns the
-// file annotates as VARIANT.
-std::vector<int> VariantColumns(const parquet::ParquetSchema& file_schema, const floe::Schema& schema) {
+// The indexes, in the reader's output `schema`, of the top-level columns that
+// hold a VARIANT, at the top or nested at any depth.
+std::vector<int> ColumnsHoldingVariants(const floe::Schema& schema) {
   std::vector<int> out;
-  const std::vector<parquet::SchemaNode>& nodes = file_schema.nodes();
-  for (const int child : nodes.front().children) {
-    const parquet::SchemaNode& node = nodes[static_cast<size_t>(child)];
-    if (!node.logical_type || !std::holds_alternative<parquet::VariantType>(*node.logical_type)) continue;
-    const int index = schema.FieldIndex(node.name);
-    if (index >= 0) out.push_back(index);
+  for (int c = 0; c < schema.num_fields(); ++c) {
+    if (parquet::HoldsVariant(schema.field(c))) out.push_back(c);
   }
   return out;
 }
@@ -614,18 +610,17 @@ Status Cat(CommandContext& ctx, const CatArgs& args) {
   }
   if (args.limit >= 0) options.batch_size = std::clamp<int64_t>(args.limit, 1, options.batch_size);
   FLOE_ASSIGN_OR_RETURN(auto reader, parquet::ParquetRecordBatchReader::Make(file, options));
-  const std::vector<int> variants =
-      args.variant == "json" ? VariantColumns(file->schema(), *reader->schema()) : std::vector<int>{};
-  std::shared_ptr<const floe::Schema> schema = reader->schema();
+  const std::shared_ptr<const floe::Schema>& stored = reader->schema();
+  const std::vector<int> variants = args.variant == "json" ? ColumnsHoldingVariants(*stored) : std::vector<int>{};
+  std::shared_ptr<const floe::Schema> schema = stored;
   if (!variants.empty()) {
     auto printed = std::make_shared<floe::Schema>(*schema);
     for (const int c : variants) {
-      Field& field = printed->fields[static_cast<size_t>(c)];
-      field = Field(field.name, DataType::Utf8(), field.nullable, {}, field.field_id);
+      printed->fields[static_cast<size_t>(c)] = parquet::VariantsAsJsonField(stored->field(c));
     }
     schema = std::move(printed);
   }
-  BatchPrinter printer(ctx.out(), schema, PrintOptions{.format = format, .json_text_columns = variants});
+  BatchPrinter printer(ctx.out(), schema, PrintOptions{.format = format});
   int64_t rows = 0;
   while (args.limit < 0 || rows < args.limit) {
     FLOE_ASSIGN_OR_RETURN(std::optional<RecordBatch> batch, reader->Next());
@@ -634,7 +629,7 @@ Status Cat(CommandContext& ctx, const CatArgs& args) {
     if (!variants.empty()) {
       std::vector<Array> columns = batch->columns();
       for (const int c : variants) {
-        Result<Array> json = parquet::VariantColumnToJson(columns[static_cast<size_t>(c)], rows);
+        Result<Array> json = parquet::VariantsAsJson(stored->field(c), columns[static_cast<size_t>(c)], rows);
         if (!json.ok()) {
           // The stored form still prints, whatever floe cannot rebuild.
           const Status& s = json.status();

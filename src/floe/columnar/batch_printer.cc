@@ -152,10 +152,8 @@ std::string_view OutputFormatName(OutputFormat format) {
 
 BatchPrinter::BatchPrinter(std::ostream& out, std::shared_ptr<const Schema> schema, PrintOptions options)
     : out_(out), schema_(std::move(schema)), options_(std::move(options)) {
-  is_json_text_.assign(static_cast<size_t>(schema_->num_fields()), false);
-  for (const int c : options_.json_text_columns) {
-    if (c >= 0 && c < schema_->num_fields()) is_json_text_[static_cast<size_t>(c)] = true;
-  }
+  is_json_text_.reserve(static_cast<size_t>(schema_->num_fields()));
+  for (const Field& field : schema_->fields) is_json_text_.push_back(IsJsonTextField(field));
 }
 
 Status BatchPrinter::Write(const RecordBatch& batch) {
@@ -168,11 +166,6 @@ Status BatchPrinter::Write(const RecordBatch& batch) {
       return Status::InvalidArgument(StrCat("batch printer: column ", c, " (", Quote(schema_->field(c).name),
                                             ") has type ", batch.column(c).type()->ToString(), ", the schema says ",
                                             schema_->field(c).type->ToString()));
-    }
-  }
-  for (const int c : options_.json_text_columns) {
-    if (c < 0 || c >= schema_->num_fields() || schema_->field(c).type->id() != TypeId::kString) {
-      return Status::InvalidArgument(StrCat("batch printer: JSON text column ", c, " is not a string column"));
     }
   }
   const auto columns = static_cast<size_t>(batch.num_columns());
@@ -211,7 +204,7 @@ Status BatchPrinter::Write(const RecordBatch& batch) {
           if (is_null) {
             text += "null";
           } else if (is_json_text_[c]) {
-            text += batch.column(static_cast<int>(c)).GetString(row);
+            value_format::AppendJsonText(batch.column(static_cast<int>(c)).GetString(row), &text);
           } else {
             value_format::AppendJson(data, row, &text);
           }

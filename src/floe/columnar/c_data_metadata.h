@@ -19,6 +19,8 @@ inline constexpr std::string_view kFieldIdKey = "PARQUET:field_id";
 inline constexpr std::string_view kExtensionNameKey = "ARROW:extension:name";
 inline constexpr std::string_view kExtensionMetadataKey = "ARROW:extension:metadata";
 inline constexpr std::string_view kUuidExtensionName = "arrow.uuid";
+// Arrow's canonical JSON extension on string storage (data_type.h, IsJsonTextField).
+inline constexpr std::string_view kJsonExtensionName = "arrow.json";
 
 // The encoded metadata; empty when there are no pairs (exported as NULL).
 std::string EncodeMetadata(const KeyValueMetadata& metadata);

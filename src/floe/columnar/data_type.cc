@@ -1,6 +1,7 @@
 #include "floe/columnar/data_type.h"
 
 #include "floe/base/strings.h"
+#include "floe/columnar/c_data_metadata.h"
 
 namespace floe {
 
@@ -15,6 +16,25 @@ std::string Field::ToString() const {
 bool Field::Equals(const Field& other) const {
   return name == other.name && nullable == other.nullable && field_id == other.field_id &&
          metadata == other.metadata && TypeEquals(type, other.type);
+}
+
+bool IsJsonTextField(const Field& field) {
+  if (field.type == nullptr || field.type->id() != TypeId::kString) return false;
+  for (const auto& [key, value] : field.metadata) {
+    if (key == c_data::kExtensionNameKey) return value == c_data::kJsonExtensionName;
+  }
+  return false;
+}
+
+Field MarkJsonText(Field field) {
+  if (IsJsonTextField(field)) return field;
+  std::erase_if(field.metadata, [](const auto& kv) {
+    return kv.first == c_data::kExtensionNameKey || kv.first == c_data::kExtensionMetadataKey;
+  });
+  // The extension has no parameters: its metadata is empty.
+  field.metadata.emplace_back(std::string(c_data::kExtensionNameKey), std::string(c_data::kJsonExtensionName));
+  field.metadata.emplace_back(std::string(c_data::kExtensionMetadataKey), "");
+  return field;
 }
 
 bool TypeEquals(const TypePtr& a, const TypePtr& b) {

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <vector>
 
 #include "floe/base/hex.h"
 #include "floe/columnar/civil_time.h"
@@ -153,12 +154,94 @@ void AppendScalar(const ArrayData& data, int64_t i, bool json, std::string* out)
   }
 }
 
-void AppendJsonElement(const ArrayData& data, int64_t i, std::string* out) {
+// Element `i` of `data`, the values of `field` (a struct field, list item
+// or map value) inside a nested value.
+void AppendJsonElement(const Field& field, const ArrayData& data, int64_t i, std::string* out) {
   if (layout::IsNullAt(data, i)) {
     out->append("null");
-    return;
+  } else if (IsJsonTextField(field) && data.type->id() == TypeId::kString) {
+    AppendJsonText(BinaryAt(data, i), out);
+  } else {
+    AppendJson(data, i, out);
   }
-  AppendJson(data, i, out);
+}
+
+void SkipJsonSpace(const char*& p, const char* end) {
+  while (p != end && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')) ++p;
+}
+
+bool IsHexDigit(char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
+
+// A JSON string at *p (its opening quote); moves p past its closing quote.
+bool SkipJsonString(const char*& p, const char* end) {
+  ++p;
+  while (p != end) {
+    const auto c = static_cast<unsigned char>(*p);
+    if (c == '"') {
+      ++p;
+      return true;
+    }
+    if (c == '\\') {
+      if (++p == end) return false;
+      if (*p == 'u') {
+        if (end - p < 5 || !IsHexDigit(p[1]) || !IsHexDigit(p[2]) || !IsHexDigit(p[3]) || !IsHexDigit(p[4])) {
+          return false;
+        }
+        p += 5;
+      } else if (std::strchr("\"\\/bfnrt", *p) != nullptr && *p != '\0') {
+        ++p;
+      } else {
+        return false;
+      }
+    } else if (c < 0x20) {
+      return false;
+    } else if (c < 0x80) {
+      ++p;
+    } else {
+      const int length = Utf8SequenceLength(std::string_view(p, static_cast<size_t>(end - p)));
+      if (length == 0) return false;
+      p += length;
+    }
+  }
+  return false;
+}
+
+bool SkipDigits(const char*& p, const char* end) {
+  const char* start = p;
+  while (p != end && *p >= '0' && *p <= '9') ++p;
+  return p != start;
+}
+
+// A number: -? (0 | [1-9][0-9]*) (.[0-9]+)? ([eE][+-]?[0-9]+)?
+bool SkipJsonNumber(const char*& p, const char* end) {
+  if (p != end && *p == '-') ++p;
+  if (p != end && *p == '0') {
+    ++p;
+  } else if (!SkipDigits(p, end)) {
+    return false;
+  }
+  if (p != end && *p == '.' && !SkipDigits(++p, end)) return false;
+  if (p != end && (*p == 'e' || *p == 'E')) {
+    if (++p != end && (*p == '+' || *p == '-')) ++p;
+    if (!SkipDigits(p, end)) return false;
+  }
+  return true;
+}
+
+bool SkipJsonWord(const char*& p, const char* end, std::string_view word) {
+  if (static_cast<size_t>(end - p) < word.size() || std::string_view(p, word.size()) != word) return false;
+  p += word.size();
+  return true;
+}
+
+// An object member's key and colon, at *p after '{' or ','.
+bool SkipJsonKey(const char*& p, const char* end) {
+  SkipJsonSpace(p, end);
+  if (p == end || *p != '"' || !SkipJsonString(p, end)) return false;
+  SkipJsonSpace(p, end);
+  if (p == end || *p != ':') return false;
+  ++p;
+  return true;
 }
 
 }  // namespace
@@ -340,6 +423,78 @@ void AppendJsonString(std::string_view bytes, std::string* out) {
   out->push_back('"');
 }
 
+bool IsJsonText(std::string_view text) {
+  const char* p = text.data();
+  const char* end = p + text.size();
+  std::vector<char> open;  // the '{' and '[' the value at p is inside, innermost last
+  while (true) {
+    // A value.
+    SkipJsonSpace(p, end);
+    if (p == end) return false;
+    bool scalar = true;
+    switch (*p) {
+      case '{':
+        ++p;
+        SkipJsonSpace(p, end);
+        if (p != end && *p == '}') {
+          ++p;
+        } else {
+          if (!SkipJsonKey(p, end)) return false;
+          open.push_back('{');
+          scalar = false;
+        }
+        break;
+      case '[':
+        ++p;
+        SkipJsonSpace(p, end);
+        if (p != end && *p == ']') {
+          ++p;
+        } else {
+          open.push_back('[');
+          scalar = false;
+        }
+        break;
+      case '"':
+        if (!SkipJsonString(p, end)) return false;
+        break;
+      case 't':
+        if (!SkipJsonWord(p, end, "true")) return false;
+        break;
+      case 'f':
+        if (!SkipJsonWord(p, end, "false")) return false;
+        break;
+      case 'n':
+        if (!SkipJsonWord(p, end, "null")) return false;
+        break;
+      default:
+        if (!SkipJsonNumber(p, end)) return false;
+    }
+    if (!scalar) continue;  // the first element or member's value follows
+    // After a value: a separator, or the ends of the containers it closes.
+    while (true) {
+      SkipJsonSpace(p, end);
+      if (open.empty()) return p == end;
+      if (p == end) return false;
+      if (*p == ',') {
+        ++p;
+        if (open.back() == '{' && !SkipJsonKey(p, end)) return false;
+        break;
+      }
+      if (*p != (open.back() == '{' ? '}' : ']')) return false;
+      ++p;
+      open.pop_back();
+    }
+  }
+}
+
+void AppendJsonText(std::string_view text, std::string* out) {
+  if (IsJsonText(text)) {
+    out->append(text);
+  } else {
+    AppendJsonString(text, out);
+  }
+}
+
 void AppendJson(const ArrayData& data, int64_t i, std::string* out) {
   const DataType& type = *data.type;
   switch (type.id()) {
@@ -351,7 +506,7 @@ void AppendJson(const ArrayData& data, int64_t i, std::string* out) {
         out->push_back('[');
         for (int64_t j = offsets[0]; j < offsets[1]; ++j) {
           if (j > offsets[0]) out->push_back(',');
-          AppendJsonElement(entries, j, out);
+          AppendJsonElement(type.item_field(), entries, j, out);
         }
         out->push_back(']');
         return;
@@ -367,14 +522,14 @@ void AppendJson(const ArrayData& data, int64_t i, std::string* out) {
         if (j > offsets[0]) out->push_back(',');
         const int64_t k = entries.offset + j;
         if (object) {
-          AppendJsonElement(keys, k, out);
+          AppendJsonElement(type.key_field(), keys, k, out);
           out->push_back(':');
         } else {
           out->append("{\"key\":");
-          AppendJsonElement(keys, k, out);
+          AppendJsonElement(type.key_field(), keys, k, out);
           out->append(",\"value\":");
         }
-        AppendJsonElement(values, k, out);
+        AppendJsonElement(type.value_field(), values, k, out);
         if (!object) out->push_back('}');
       }
       out->push_back(object ? '}' : ']');
@@ -386,7 +541,7 @@ void AppendJson(const ArrayData& data, int64_t i, std::string* out) {
         if (f > 0) out->push_back(',');
         AppendJsonString(type.fields()[f].name, out);
         out->push_back(':');
-        AppendJsonElement(*data.children[f], data.offset + i, out);
+        AppendJsonElement(type.fields()[f], *data.children[f], data.offset + i, out);
       }
       out->push_back('}');
       return;

@@ -39,12 +39,20 @@ void AppendJsonString(std::string_view bytes, std::string* out);
 // The length of the valid UTF-8 sequence at s[0], or 0 when it is invalid.
 int Utf8SequenceLength(std::string_view s);
 
+// Whether `text` is exactly one JSON value (RFC 8259's grammar, whitespace
+// around it allowed) in valid UTF-8. Any depth: the check does not recurse.
+bool IsJsonText(std::string_view text);
+// `text` (a JSON-text field's value, data_type.h) into JSON output: as it is
+// when IsJsonText, else as a JSON string, so that the output stays JSON.
+void AppendJsonText(std::string_view text, std::string* out);
+
 // Element `i` of `data` (a logical index, valid as layout::IsNullAt tells)
 // as JSON: numbers, true/false, strings (dates, times, uuids, binary as hex),
 // arrays (lists), objects (structs; maps with string keys), or arrays of
 // {"key","value"} (other maps), null for null items inside them. Non-finite
 // floats become the strings "NaN", "Infinity", "-Infinity". A dictionary
-// element is rendered as the value it refers to.
+// element is rendered as the value it refers to. A struct field, list item
+// or map value that is a JSON-text field is embedded (AppendJsonText).
 void AppendJson(const ArrayData& data, int64_t i, std::string* out);
 
 // Element `i` (valid) as plain text for table and CSV cells: scalars as

@@ -41,4 +41,23 @@ std::string VariantToJson(const VariantValue& value);
 // row, counted from `first_row` (the column's first row in its file).
 Result<Array> VariantColumnToJson(const Array& column, int64_t first_row = 0);
 
+// Variants anywhere in a column: a top-level one, a struct's field, a list's
+// items, a map's values, at any depth.
+//
+// Whether `field` is a variant as floe's reader gives one: a struct whose
+// file annotates it VARIANT (field metadata PARQUET:logical_type, schema.cc).
+bool IsVariantField(const Field& field);
+// Whether `field` is a variant or holds one at any depth.
+bool HoldsVariant(const Field& field);
+// `field` with each variant in it a JSON-text string field (data_type.h:
+// MarkJsonText) of the same name, nullability and field id; the rest as it
+// was.
+Field VariantsAsJsonField(const Field& field);
+// `column`, of `field`'s type, as VariantsAsJsonField(field)'s type: each
+// variant in it as its JSON text (VariantColumnToJson), the rest shared with
+// `column` or copied around it. Errors as VariantColumnToJson's, naming a
+// nested variant's path ("s.tags.element") and the row of `column` it is in,
+// counted from `first_row`.
+Result<Array> VariantsAsJson(const Field& field, const Array& column, int64_t first_row = 0);
+
 }  // namespace floe::parquet
