@@ -97,20 +97,26 @@ TEST(BatchPrinterTest, JsonlIsOneObjectPerLine) {
 TEST(BatchPrinterTest, JsonTextFieldsAreEmbeddedInJsonAndPrintedAsTextElsewhere) {
   const Field doc = MarkJsonText(Field("doc", DataType::Utf8()));
   ASSERT_TRUE(IsJsonTextField(doc));
-  RecordBatch batch = Batch(
-      {Field("id", DataType::Int64()), doc},
-      {Column<int64_t>(DataType::Int64(), {1, 2, 3}), Utf8Column({"{\"a\":[1,\"x\"]}", std::nullopt, "{not json"})});
+  const std::string pretty = "{ \"a\" :\n [1, \"x \\\" y\"] }";
+  RecordBatch batch = Batch({Field("id", DataType::Int64()), doc}, {Column<int64_t>(DataType::Int64(), {1, 2, 3}),
+                                                                    Utf8Column({pretty, std::nullopt, "{not json"})});
   PrintOptions options;
   options.format = OutputFormat::kJsonl;
   auto jsonl = FormatBatches(batch.schema_ptr(), std::span<const RecordBatch>(&batch, 1), options);
   ASSERT_TRUE(jsonl.ok()) << jsonl.status().ToString();
-  // Text that is not JSON prints as a string: the output stays JSON.
-  EXPECT_EQ(*jsonl,
-            "{\"id\":1,\"doc\":{\"a\":[1,\"x\"]}}\n{\"id\":2,\"doc\":null}\n{\"id\":3,\"doc\":\"{not json\"}\n");
+  // Embedded without the whitespace between its tokens (one record per
+  // line); text that is not JSON prints as a string: the output stays JSON.
+  EXPECT_EQ(*jsonl, R"({"id":1,"doc":{"a":[1,"x \" y"]}})"
+                    "\n"
+                    R"({"id":2,"doc":null})"
+                    "\n"
+                    R"({"id":3,"doc":"{not json"})"
+                    "\n");
   options.format = OutputFormat::kCsv;
   auto csv = FormatBatches(batch.schema_ptr(), std::span<const RecordBatch>(&batch, 1), options);
   ASSERT_TRUE(csv.ok()) << csv.status().ToString();
-  EXPECT_EQ(*csv, "id,doc\n1,\"{\"\"a\"\":[1,\"\"x\"\"]}\"\n2,\n3,{not json\n");
+  // csv prints the text as it is.
+  EXPECT_EQ(*csv, "id,doc\n1,\"{ \"\"a\"\" :\n [1, \"\"x \\\"\" y\"\"] }\"\n2,\n3,{not json\n");
   // Only a string field holds JSON text.
   EXPECT_FALSE(IsJsonTextField(MarkJsonText(Field("n", DataType::Int64()))));
 }
@@ -142,6 +148,26 @@ TEST(BatchPrinterTest, NestedJsonTextFieldsAreEmbeddedAtAnyDepth) {
                          : "row\n\"" + std::string(R"({""doc"":[true,null],""tags"":[{""k"":-1.5e3},""1,2"",null]})") +
                                "\"\n");
   }
+}
+
+TEST(BatchPrinterTest, AMapsJsonTextKeysStayStrings) {
+  // map<json text, json text>: an object's key must be a string.
+  const TypePtr map_type =
+      DataType::Map(MarkJsonText(Field("key", DataType::Utf8(), false)), MarkJsonText(Field("value", DataType::Utf8())))
+          .value();
+  auto made = MakeBuilder(map_type);
+  auto* map = made->As<MapBuilder>();
+  ASSERT_TRUE(map->StartMap().ok());
+  ASSERT_TRUE(map->key_builder()->As<BinaryBuilder>()->Append("[1]").ok());
+  ASSERT_TRUE(map->item_builder()->As<BinaryBuilder>()->Append("{\n}").ok());
+  auto column = map->Finish();
+  ASSERT_TRUE(column.ok()) << column.status().ToString();
+  RecordBatch batch = Batch({Field("m", map_type)}, {*column});
+  PrintOptions options;
+  options.format = OutputFormat::kJsonl;
+  auto jsonl = FormatBatches(batch.schema_ptr(), std::span<const RecordBatch>(&batch, 1), options);
+  ASSERT_TRUE(jsonl.ok()) << jsonl.status().ToString();
+  EXPECT_EQ(*jsonl, "{\"m\":{\"[1]\":{}}}\n");
 }
 
 TEST(ValueFormatTest, IsJsonTextFollowsRfc8259) {

@@ -48,7 +48,7 @@ class SmallVector {
 
   // User-provided, so that value-initialization (optional::emplace(),
   // resize of a container of these) does not zero the inline bytes first.
-  SmallVector() {}
+  SmallVector() noexcept {}
   SmallVector(std::initializer_list<T> values) { assign(values.begin(), values.end()); }
   // Implicit, so that a std::vector built elsewhere can be assigned.
   SmallVector(const std::vector<T>& values) { assign(values.data(), values.data() + values.size()); }

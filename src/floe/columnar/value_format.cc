@@ -488,10 +488,29 @@ bool IsJsonText(std::string_view text) {
 }
 
 void AppendJsonText(std::string_view text, std::string* out) {
-  if (IsJsonText(text)) {
-    out->append(text);
-  } else {
+  if (!IsJsonText(text)) {
     AppendJsonString(text, out);
+    return;
+  }
+  // Without the whitespace between tokens: a pretty-printed value must not
+  // break JSON Lines' one record per line (a valid string holds no raw
+  // newline).
+  bool in_string = false;
+  bool escaped = false;
+  for (const char c : text) {
+    if (in_string) {
+      out->push_back(c);
+      if (escaped) {
+        escaped = false;
+      } else if (c == '\\') {
+        escaped = true;
+      } else if (c == '"') {
+        in_string = false;
+      }
+    } else if (c != ' ' && c != '\t' && c != '\n' && c != '\r') {
+      out->push_back(c);
+      in_string = c == '"';
+    }
   }
 }
 
@@ -522,7 +541,8 @@ void AppendJson(const ArrayData& data, int64_t i, std::string* out) {
         if (j > offsets[0]) out->push_back(',');
         const int64_t k = entries.offset + j;
         if (object) {
-          AppendJsonElement(type.key_field(), keys, k, out);
+          // An object's key is a JSON string even when it holds JSON text.
+          AppendJson(keys, k, out);
           out->push_back(':');
         } else {
           out->append("{\"key\":");

@@ -42,8 +42,9 @@ int Utf8SequenceLength(std::string_view s);
 // Whether `text` is exactly one JSON value (RFC 8259's grammar, whitespace
 // around it allowed) in valid UTF-8. Any depth: the check does not recurse.
 bool IsJsonText(std::string_view text);
-// `text` (a JSON-text field's value, data_type.h) into JSON output: as it is
-// when IsJsonText, else as a JSON string, so that the output stays JSON.
+// `text` (a JSON-text field's value, data_type.h) into JSON output: when
+// IsJsonText, as it is without the whitespace between its tokens (so it
+// stays on one line); else as a JSON string, so that the output stays JSON.
 void AppendJsonText(std::string_view text, std::string* out);
 
 // Element `i` of `data` (a logical index, valid as layout::IsNullAt tells)

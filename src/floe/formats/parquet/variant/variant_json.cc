@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <span>
 #include <variant>
 #include <vector>
@@ -133,6 +134,7 @@ Result<Array> ColumnToJson(const Array& column, const Context& context) {
 Result<Buffer> ValidityFromZero(const Array& column) {
   if (column.null_count() == 0) return Buffer();
   FLOE_ASSIGN_OR_RETURN(Buffer bits, Buffer::Allocate(bit_util::BytesForBits(column.length())));
+  std::memset(bits.mutable_data(), 0, static_cast<size_t>(bits.size()));  // the last byte's spare bits too
   for (int64_t i = 0; i < column.length(); ++i) bit_util::SetBitTo(bits.mutable_data(), i, column.IsValid(i));
   return bits;
 }
@@ -162,6 +164,10 @@ Result<Array> RewriteVariants(const Field& field, const Array& column, const std
   const int32_t* offsets = column.ValueOffsets();
   const int32_t first = offsets[0];
   const int64_t count = offsets[column.length()] - first;
+  if (first < 0 || count < 0 || first + count > column.list_values().length()) {
+    return Status::InvalidArgument(StrCat(path, ": offsets ", first, "..", first + count, " outside its ",
+                                          column.list_values().length(), " items"));
+  }
   FLOE_ASSIGN_OR_RETURN(Buffer rebased, Buffer::Allocate((column.length() + 1) * int64_t{sizeof(int32_t)}));
   auto* out = reinterpret_cast<int32_t*>(rebased.mutable_data());
   std::vector<int64_t> item_rows(static_cast<size_t>(count));
