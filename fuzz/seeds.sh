@@ -14,6 +14,8 @@ case "$name" in
   variant_*) seeds=("$f/parquet-testing/shredded_variant") ;;
   rest_*) seeds=("$here/seeds/rest_request") ;;
   s3_*) seeds=("$here/seeds/s3_xml") ;;
+  json_text_*) seeds=("$here/seeds/rest_request" "$f/iceberg/rust-testdata/table_metadata"
+                      "$f/iceberg/rust-testdata/view_metadata") ;;
   avro_*) seeds=("$f/iceberg/rust-testdata/manifests_lists"
                  "$f/iceberg/duckdb-iceberg/data/persistent/partition_integer/metadata"
                  "$f/iceberg/duckdb-iceberg/data/persistent/iceberg_v1_deprecated/default/legacy_v1/metadata") ;;

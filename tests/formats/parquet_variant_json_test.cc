@@ -124,9 +124,9 @@ TEST(VariantJsonTest, WhatJsonCannotHoldStillPrintsValidJson) {
   EXPECT_TRUE(IsValidJson(json)) << json;
 }
 
-// The `var` column of a shredded_variant/ case, read whole; nullopt (and a
-// test failure) when it cannot be read.
-std::optional<Array> VariantColumnOf(const std::string& case_file) {
+// The `var` field and column of a shredded_variant/ case, read whole;
+// nullopt (and a test failure) when it cannot be read.
+std::optional<std::pair<Field, Array>> VariantFieldOf(const std::string& case_file) {
   const std::string file = ParquetTestingDir() + "/shredded_variant/" + case_file;
   auto reader = ParquetFileReader::Open(NewLocalFileIO(), file);
   EXPECT_TRUE(reader.ok()) << reader.status().ToString();
@@ -134,10 +134,17 @@ std::optional<Array> VariantColumnOf(const std::string& case_file) {
   auto batches = ReadAllBatches(std::shared_ptr<const ParquetFileReader>(std::move(*reader)));
   EXPECT_TRUE(batches.ok()) << batches.status().ToString();
   if (!batches.ok() || batches->size() != 1) return std::nullopt;
-  auto column = batches->front().column_by_name("var");
-  EXPECT_TRUE(column.ok());
-  if (!column.ok()) return std::nullopt;
-  return *column;
+  const RecordBatch& batch = batches->front();
+  const int index = batch.schema().FieldIndex("var");
+  EXPECT_GE(index, 0);
+  if (index < 0) return std::nullopt;
+  return std::make_pair(batch.schema().field(index), batch.column(index));
+}
+
+std::optional<Array> VariantColumnOf(const std::string& case_file) {
+  auto var = VariantFieldOf(case_file);
+  if (!var) return std::nullopt;
+  return var->second;
 }
 
 TEST(VariantJsonTest, AShreddedColumnBecomesJsonTextWithItsNulls) {
@@ -163,22 +170,6 @@ TEST(VariantJsonTest, AnInvalidShreddingNamesItsRowInTheFile) {
   EXPECT_TRUE(json.status().IsCorrupt()) << json.status().ToString();
   EXPECT_NE(json.status().message().find("variant at row 1000"), std::string::npos) << json.status().ToString();
   EXPECT_NE(json.status().message().find("conflicting value and typed_value"), std::string::npos);
-}
-
-// The `var` field and column of a shredded_variant/ case.
-std::optional<std::pair<Field, Array>> VariantFieldOf(const std::string& case_file) {
-  const std::string file = ParquetTestingDir() + "/shredded_variant/" + case_file;
-  auto reader = ParquetFileReader::Open(NewLocalFileIO(), file);
-  EXPECT_TRUE(reader.ok()) << reader.status().ToString();
-  if (!reader.ok()) return std::nullopt;
-  auto batches = ReadAllBatches(std::shared_ptr<const ParquetFileReader>(std::move(*reader)));
-  EXPECT_TRUE(batches.ok()) << batches.status().ToString();
-  if (!batches.ok() || batches->size() != 1) return std::nullopt;
-  const RecordBatch& batch = batches->front();
-  const int index = batch.schema().FieldIndex("var");
-  EXPECT_GE(index, 0);
-  if (index < 0) return std::nullopt;
-  return std::make_pair(batch.schema().field(index), batch.column(index));
 }
 
 Buffer Bits(std::initializer_list<bool> bits) {
