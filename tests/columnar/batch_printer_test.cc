@@ -413,6 +413,46 @@ TEST(BatchPrinterTest, PrintsAStreamOfBatches) {
   EXPECT_EQ(out.str(), "[\n{\"id\":1,\"name\":\"alice\"},\n{\"id\":2,\"name\":null},\n{\"id\":3,\"name\":\"a,\\\"b\\\"\\n\"}\n]\n");
 }
 
+TEST(BatchPrinterTest, TablePrintsLongResultsInGroupsThatOnlyWiden) {
+  RecordBatch batch = Mixed().Project(std::vector<int>{0, 1}).value();
+  std::ostringstream out;
+  PrintOptions options;
+  options.table_group_rows = 1;
+  BatchPrinter printer(out, batch.schema_ptr(), options);
+  ASSERT_TRUE(printer.Write(batch.Slice(0, 1)).ok());
+  // A full group is printed before the result ends.
+  EXPECT_EQ(out.str(),
+            "+----+-------+\n"
+            "| id | name  |\n"
+            "+----+-------+\n"
+            "|  1 | alice |\n");
+  ASSERT_TRUE(printer.Write(batch.Slice(1, 2)).ok());
+  ASSERT_TRUE(printer.Finish().ok());
+  EXPECT_EQ(out.str(),
+            "+----+-------+\n"
+            "| id | name  |\n"
+            "+----+-------+\n"
+            "|  1 | alice |\n"
+            "|  2 | NULL  |\n"
+            "+----+---------+\n"  // the third row widens the name column
+            "|  3 | a,\"b\"\\n |\n"
+            "+----+---------+\n"
+            "3 rows\n");
+  // Without groups, one width per column from every row.
+  options.table_group_rows = 0;
+  auto whole = FormatBatches(batch.schema_ptr(), std::span<const RecordBatch>(&batch, 1), options);
+  ASSERT_TRUE(whole.ok()) << whole.status().ToString();
+  EXPECT_EQ(*whole,
+            "+----+---------+\n"
+            "| id | name    |\n"
+            "+----+---------+\n"
+            "|  1 | alice   |\n"
+            "|  2 | NULL    |\n"
+            "|  3 | a,\"b\"\\n |\n"
+            "+----+---------+\n"
+            "3 rows\n");
+}
+
 TEST(BatchPrinterTest, RejectsABatchOfAnotherSchema) {
   std::ostringstream out;
   BatchPrinter printer(out, Mixed().schema_ptr());

@@ -7,7 +7,11 @@
 //          than max_cell_width characters (code points) are cut, ending in
 //          "…". Control characters are shown escaped (\n, \t, \r, \x1b,
 //          \u0085) and invalid UTF-8 as U+FFFD, so a cell can neither break
-//          the layout nor drive the terminal.
+//          the layout nor drive the terminal. Rows are printed in groups of
+//          table_group_rows (as psql's FETCH_COUNT does), so a long result
+//          starts at once and takes bounded memory: a group's columns are as
+//          wide as its widest cell and every earlier group's, and a border
+//          line marks where they widen.
 //   csv    RFC 4180: a header line, fields holding a comma, quote, CR or LF
 //          quoted with quotes doubled; lines end in LF. A null is an empty
 //          field and an empty string is "" (as PostgreSQL's CSV does), so the
@@ -59,6 +63,9 @@ struct PrintOptions {
   OutputFormat format = OutputFormat::kTable;
   // table only: the widest cell or header, in characters; 0 or less: no limit.
   int max_cell_width = 40;
+  // table only: rows kept before they are printed; 0 or less: every row,
+  // the table printed at Finish() with one width per column.
+  int64_t table_group_rows = 10000;
 };
 
 class BatchPrinter {
@@ -66,16 +73,19 @@ class BatchPrinter {
   // Prints batches of `schema` to `out`, which must outlive the printer.
   BatchPrinter(std::ostream& out, std::shared_ptr<const Schema> schema, PrintOptions options = {});
 
-  // Prints the rows of `batch` (table: keeps them for Finish(), which must
-  // know every width first). InvalidArgument when the batch's column types
-  // differ from the schema's; IOError when the stream fails.
+  // Prints the rows of `batch` (table: keeps them until a group is full).
+  // InvalidArgument when the batch's column types differ from the schema's;
+  // IOError when the stream fails.
   Status Write(const RecordBatch& batch);
-  // Ends the output: the whole table and its footer, JSON's closing bracket.
-  // Call once, after the last Write(). IOError when the stream fails.
+  // Ends the output: the table's last rows and its footer, JSON's closing
+  // bracket. Call once, after the last Write(). IOError when the stream
+  // fails.
   Status Finish();
 
  private:
-  void WriteTable();
+  // Prints the kept rows (with the header first, and the bottom border and
+  // row count when `last`) and forgets them.
+  void WriteTableRows(bool last);
 
   std::ostream& out_;
   std::shared_ptr<const Schema> schema_;
@@ -84,6 +94,7 @@ class BatchPrinter {
   bool header_written_ = false;
   int64_t rows_ = 0;
   std::vector<std::vector<std::string>> table_rows_;  // table only: cells, display-ready
+  std::vector<int64_t> table_widths_;                 // table only: the widths printed so far; empty before
 };
 
 // Prints every batch of `reader`, then finishes. The reader's error, or the

@@ -597,8 +597,8 @@ std::vector<int> ColumnsHoldingVariants(const floe::Schema& schema) {
 }
 
 // Prints the rows batch by batch as they are read, so csv, json and jsonl
-// hold one batch at a time however large the file (table keeps every row to
-// size its columns). Variant columns print as JSON text (variant_json.h)
+// hold one batch at a time however large the file (table a group of rows,
+// batch_printer.h). Variant columns print as JSON text (variant_json.h)
 // unless --variant binary keeps their stored struct.
 Status Cat(CommandContext& ctx, const CatArgs& args) {
   FLOE_ASSIGN_OR_RETURN(OutputFormat format, ParseOutputFormat(ctx.options().format));

@@ -166,7 +166,7 @@ void AddTableReadCommands(CLI::App& app, CommandSet& commands) {
         FLOE_ASSIGN_OR_RETURN(reader, scan->Open());
       }
       // Rows print as they are read: csv, json and jsonl hold one batch at
-      // a time (table keeps every row to size its columns).
+      // a time, table a group of rows (batch_printer.h).
       FLOE_ASSIGN_OR_RETURN(OutputFormat format, ParseOutputFormat(ctx.options().format));
       BatchPrinter printer(ctx.out(), reader->schema(), PrintOptions{.format = format});
       int64_t rows = 0;

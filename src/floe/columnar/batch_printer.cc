@@ -214,6 +214,9 @@ Status BatchPrinter::Write(const RecordBatch& batch) {
     switch (options_.format) {
       case OutputFormat::kTable:
         table_rows_.push_back(std::move(cells));
+        if (options_.table_group_rows > 0 && static_cast<int64_t>(table_rows_.size()) >= options_.table_group_rows) {
+          WriteTableRows(/*last=*/false);
+        }
         break;
       case OutputFormat::kCsv:
         text += '\n';
@@ -231,16 +234,17 @@ Status BatchPrinter::Write(const RecordBatch& batch) {
   return StreamStatus(out_);
 }
 
-void BatchPrinter::WriteTable() {
+void BatchPrinter::WriteTableRows(bool last) {
   const auto columns = static_cast<size_t>(schema_->num_fields());
   std::string text;
   if (columns > 0) {
+    const bool first = table_widths_.empty();
     std::vector<std::string> headers;
-    std::vector<int64_t> widths;
+    std::vector<int64_t> widths = table_widths_;
     std::vector<bool> right;
     for (const Field& field : schema_->fields) {
       headers.push_back(Truncate(DisplayText(field.name), options_.max_cell_width));
-      widths.push_back(DisplayWidth(headers.back()));
+      if (first) widths.push_back(DisplayWidth(headers.back()));
       right.push_back(IsNumeric(field.type->id()));
     }
     for (const auto& row : table_rows_) {
@@ -258,22 +262,25 @@ void BatchPrinter::WriteTable() {
       }
       text += '\n';
     };
-    text += border;
-    append_line(headers, true);
-    text += border;
+    if (first) {
+      text += border;
+      append_line(headers, true);
+      text += border;
+    } else if (widths != table_widths_) {
+      text += border;  // where the columns widen
+    }
     for (const auto& row : table_rows_) append_line(row, false);
-    text += border;
+    if (last) text += border;
+    table_widths_ = std::move(widths);
   }
-  text += StrCat(rows_, rows_ == 1 ? " row\n" : " rows\n");
+  table_rows_.clear();
+  if (last) text += StrCat(rows_, rows_ == 1 ? " row\n" : " rows\n");
   out_ << text;
 }
 
 Status BatchPrinter::Finish() {
   switch (options_.format) {
-    case OutputFormat::kTable:
-      WriteTable();
-      table_rows_.clear();
-      break;
+    case OutputFormat::kTable: WriteTableRows(/*last=*/true); break;
     case OutputFormat::kCsv:
       if (!header_written_) {  // an empty result still has its header line
         std::string header;
