@@ -469,6 +469,30 @@ TEST(BatchPrinterTest, ReportsAFailedStream) {
   EXPECT_TRUE(status.IsIOError());
 }
 
+// A stream whose every write fails (a closed pipe, a full disk).
+class FailingBuffer : public std::streambuf {
+ protected:
+  int_type overflow(int_type) override { return traits_type::eof(); }
+  std::streamsize xsputn(const char*, std::streamsize) override { return 0; }
+};
+
+TEST(BatchPrinterTest, ATableReportsAFailedStreamWhereItPrints) {
+  FailingBuffer failing;
+  std::ostream out(&failing);
+  PrintOptions grouped;
+  grouped.table_group_rows = 1;
+  BatchPrinter table(out, Mixed().schema_ptr(), grouped);
+  Status status = table.Write(Mixed());  // prints its full groups
+  EXPECT_TRUE(status.IsIOError()) << status.ToString();
+  // Ungrouped, the table prints only at Finish().
+  std::ostream out_whole(&failing);
+  PrintOptions whole;
+  whole.table_group_rows = 0;
+  BatchPrinter at_end(out_whole, Mixed().schema_ptr(), whole);
+  EXPECT_TRUE(at_end.Write(Mixed()).ok());
+  EXPECT_TRUE(at_end.Finish().IsIOError());
+}
+
 TEST(OutputFormatTest, ParsesTheFourNames) {
   EXPECT_EQ(ParseOutputFormat("table").value(), OutputFormat::kTable);
   EXPECT_EQ(ParseOutputFormat("csv").value(), OutputFormat::kCsv);

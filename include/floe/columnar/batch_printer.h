@@ -10,8 +10,8 @@
 //          the layout nor drive the terminal. Rows are printed in groups of
 //          table_group_rows (as psql's FETCH_COUNT does), so a long result
 //          starts at once and takes bounded memory: a group's columns are as
-//          wide as its widest cell and every earlier group's, and a border
-//          line marks where they widen.
+//          wide as the header, its widest cell and every earlier group's,
+//          and a border line marks where they widen.
 //   csv    RFC 4180: a header line, fields holding a comma, quote, CR or LF
 //          quoted with quotes doubled; lines end in LF. A null is an empty
 //          field and an empty string is "" (as PostgreSQL's CSV does), so the

@@ -216,6 +216,7 @@ Status BatchPrinter::Write(const RecordBatch& batch) {
         table_rows_.push_back(std::move(cells));
         if (options_.table_group_rows > 0 && static_cast<int64_t>(table_rows_.size()) >= options_.table_group_rows) {
           WriteTableRows(/*last=*/false);
+          if (!out_.good()) return StreamStatus(out_);
         }
         break;
       case OutputFormat::kCsv:
