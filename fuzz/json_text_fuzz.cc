@@ -35,6 +35,16 @@ bool HasSurrogateEscape(std::string_view text) {
   return false;
 }
 
+// The index of the quote that ends the string opening at text[open] (or the
+// text's size when none does), skipping escaped characters.
+size_t StringEnd(std::string_view text, size_t open) {
+  size_t i = open + 1;
+  for (; i < text.size() && text[i] != '"'; ++i) {
+    if (text[i] == '\\') ++i;
+  }
+  return i;
+}
+
 // The deepest nesting of '[' and '{' outside strings.
 int MaxDepth(std::string_view text) {
   int depth = 0;
@@ -42,9 +52,7 @@ int MaxDepth(std::string_view text) {
   for (size_t i = 0; i < text.size(); ++i) {
     const char c = text[i];
     if (c == '"') {
-      for (++i; i < text.size() && text[i] != '"'; ++i) {
-        if (text[i] == '\\') ++i;
-      }
+      i = StringEnd(text, i);
     } else if (c == '[' || c == '{') {
       deepest = std::max(deepest, ++depth);
     } else if (c == ']' || c == '}') {
@@ -114,9 +122,7 @@ bool NumbersFollowTheGrammar(std::string_view text) {
   for (size_t i = 0; i < text.size(); ++i) {
     const char c = text[i];
     if (c == '"') {
-      for (++i; i < text.size() && text[i] != '"'; ++i) {
-        if (text[i] == '\\') ++i;
-      }
+      i = StringEnd(text, i);
     } else if (c == '-' || (c >= '0' && c <= '9')) {
       size_t end = i;
       while (end < text.size() && std::string_view("0123456789+-.eE").find(text[end]) != std::string_view::npos) ++end;

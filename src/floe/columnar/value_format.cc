@@ -170,8 +170,6 @@ void SkipJsonSpace(const char*& p, const char* end) {
   while (p != end && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')) ++p;
 }
 
-bool IsHexDigit(char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
-
 // A JSON string at *p (its opening quote); moves p past its closing quote.
 bool SkipJsonString(const char*& p, const char* end) {
   ++p;
@@ -184,11 +182,12 @@ bool SkipJsonString(const char*& p, const char* end) {
     if (c == '\\') {
       if (++p == end) return false;
       if (*p == 'u') {
-        if (end - p < 5 || !IsHexDigit(p[1]) || !IsHexDigit(p[2]) || !IsHexDigit(p[3]) || !IsHexDigit(p[4])) {
+        if (end - p < 5 || HexDigitValue(p[1]) < 0 || HexDigitValue(p[2]) < 0 || HexDigitValue(p[3]) < 0 ||
+            HexDigitValue(p[4]) < 0) {
           return false;
         }
         p += 5;
-      } else if (std::strchr("\"\\/bfnrt", *p) != nullptr && *p != '\0') {
+      } else if (std::string_view("\"\\/bfnrt").find(*p) != std::string_view::npos) {
         ++p;
       } else {
         return false;
@@ -434,26 +433,18 @@ bool IsJsonText(std::string_view text) {
     bool scalar = true;
     switch (*p) {
       case '{':
-        ++p;
+      case '[': {
+        const char opener = *p++;
         SkipJsonSpace(p, end);
-        if (p != end && *p == '}') {
-          ++p;
-        } else {
-          if (!SkipJsonKey(p, end)) return false;
-          open.push_back('{');
-          scalar = false;
+        if (p != end && *p == (opener == '{' ? '}' : ']')) {
+          ++p;  // empty
+          break;
         }
+        if (opener == '{' && !SkipJsonKey(p, end)) return false;
+        open.push_back(opener);
+        scalar = false;
         break;
-      case '[':
-        ++p;
-        SkipJsonSpace(p, end);
-        if (p != end && *p == ']') {
-          ++p;
-        } else {
-          open.push_back('[');
-          scalar = false;
-        }
-        break;
+      }
       case '"':
         if (!SkipJsonString(p, end)) return false;
         break;
