@@ -49,8 +49,8 @@ inline std::vector<std::pair<std::string, std::vector<uint8_t>>> BlockShapes(siz
   std::vector<uint8_t> random(size);
   for (auto& b : random) b = static_cast<uint8_t>(rng());
   shapes.emplace_back("random" + at, std::move(random));
-  for (const size_t period : {size_t{1}, size_t{2}, size_t{3}, size_t{7}, size_t{8}, size_t{9}, size_t{15}, size_t{16},
-                              size_t{17}, size_t{40}, size_t{100}}) {
+  for (const size_t period : {size_t{1}, size_t{2}, size_t{3}, size_t{4}, size_t{5}, size_t{6}, size_t{7}, size_t{8},
+                              size_t{9}, size_t{15}, size_t{16}, size_t{17}, size_t{40}, size_t{100}}) {
     std::vector<uint8_t> periodic(size);
     for (size_t i = 0; i < size; ++i) periodic[i] = static_cast<uint8_t>((i % period) * 37 + 1);
     shapes.emplace_back("period " + std::to_string(period) + at, std::move(periodic));

@@ -5,7 +5,10 @@
 
 #pragma once
 
+#include <array>
+#include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <span>
 #include <string_view>
 
@@ -13,6 +16,28 @@
 #include "floe/formats/compression/codec.h"
 
 namespace floe::compression::internal {
+
+// For an overlapping copy whose offset is 1 to 7 (a run: the last `offset`
+// bytes repeat): writes `len` bytes at `op` from the `offset` bytes before
+// it in 16-byte stores, where a byte-by-byte copy waits on each store it has
+// just made. It may write up to 15 bytes past op + len.
+inline void CopyRepeatingPattern(uint8_t* op, size_t offset, size_t len) {
+  // Row o: i % o for i in 0..15, the pattern's bytes; kStep[o]: the largest
+  // multiple of o up to 16, how far on the next store starts in phase.
+  static constexpr auto kIndex = [] {
+    std::array<std::array<uint8_t, 16>, 8> index{};
+    for (size_t o = 1; o < 8; ++o) {
+      for (size_t i = 0; i < 16; ++i) index[o][i] = static_cast<uint8_t>(i % o);
+    }
+    return index;
+  }();
+  static constexpr uint8_t kStep[8] = {0, 16, 16, 15, 16, 15, 12, 14};
+  const uint8_t* const from = op - offset;
+  uint8_t pattern[16];
+  for (size_t i = 0; i < 16; ++i) pattern[i] = from[kIndex[offset][i]];
+  const size_t step = kStep[offset];
+  for (size_t i = 0; i < len; i += step) std::memcpy(op + i, pattern, 16);
+}
 
 // "<codec>: input decompresses to <actual> bytes, expected <expected>".
 Status SizeMismatch(Codec codec, uint64_t expected, uint64_t actual);

@@ -135,8 +135,7 @@ Result<size_t> Lz4DecodeBlock(Codec codec, std::span<const uint8_t> in, std::spa
           for (size_t i = 16; i < length; i += 8) Copy8(op + i, from + i);
         }
       } else {
-        // A run: the last `offset` bytes repeat.
-        for (size_t i = 0; i < length; ++i) op[i] = from[i];
+        CopyRepeatingPattern(op, offset, length);
       }
       op += length;
     }
@@ -169,8 +168,17 @@ Result<size_t> Lz4DecodeBlock(Codec codec, std::span<const uint8_t> in, std::spa
     length += kMinMatch;
     if (offset == 0 || offset > static_cast<size_t>(op - base)) return BadMatchOffset(codec, offset, op - base);
     if (length > static_cast<size_t>(op_end - op)) return TooLarge(codec, out.size());
+    // A long match (a run to the end of a page ends here, however long) is
+    // copied wide up to its last 16 bytes, whose room the wide copies may
+    // overrun, and those one by one.
+    const size_t wide = length > 16 ? length - 16 : 0;
+    if (offset >= 8) {
+      for (size_t i = 0; i < wide; i += 8) Copy8(op + i, op + i - offset);
+    } else if (wide > 0) {
+      CopyRepeatingPattern(op, offset, wide);
+    }
     const uint8_t* const from = op - offset;
-    for (size_t i = 0; i < length; ++i) op[i] = from[i];
+    for (size_t i = wide; i < length; ++i) op[i] = from[i];
     op += length;
   }
   return static_cast<size_t>(op - base);

@@ -54,7 +54,7 @@ inline void CopyBackWide(uint8_t* op, size_t offset, size_t len) {
   } else if (offset >= 8) {
     for (size_t i = 0; i < len; i += 8) Copy8(op + i, src + i);
   } else {
-    for (size_t i = 0; i < len; ++i) op[i] = src[i];
+    CopyRepeatingPattern(op, offset, len);
   }
 }
 
