@@ -1,6 +1,7 @@
 // ScanOptions::max_batch_value_bytes: batches whose string or binary values
 // would pass the limit are read again with fewer rows, so a valid file
-// always reads and a batch's memory stays bounded. The tests use limits far
+// always reads and a batch's memory stays bounded: only a row that passes
+// the limit alone comes past it, in a batch of its own. The tests use limits far
 // below the 64 MiB default; the case that called for it, a 49 KB file
 // DuckDB writes whose dictionary-encoded strings decode to 3 GB in one row
 // group, is in docs/decisions/0074-batch-value-bytes.md.
@@ -9,6 +10,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -31,14 +33,14 @@ std::string Value(int64_t i, int64_t length, int64_t distinct) {
   return head + std::string(static_cast<size_t>(length) - head.size(), static_cast<char>('a' + i % 26));
 }
 
-// A file of `rows` rows (id int64, s string) in one row group.
-std::string WriteStrings(const floe::testing::TempDir& dir, const std::string& name, int64_t rows, int64_t length,
-                         int64_t distinct, WriterOptions options) {
+// A file of rows (id int64, s string), row i holding values[i], in one row group.
+std::string WriteRows(const floe::testing::TempDir& dir, const std::string& name,
+                      const std::vector<std::string>& values, WriterOptions options) {
   Int64Builder ids;
   StringBuilder strings;
-  for (int64_t i = 0; i < rows; ++i) {
-    EXPECT_TRUE(ids.Append(i).ok());
-    EXPECT_TRUE(strings.Append(Value(i, length, distinct)).ok());
+  for (size_t i = 0; i < values.size(); ++i) {
+    EXPECT_TRUE(ids.Append(static_cast<int64_t>(i)).ok());
+    EXPECT_TRUE(strings.Append(values[i]).ok());
   }
   auto schema = std::make_shared<const Schema>(
       std::vector<Field>{Field("id", DataType::Int64(), false), Field("s", DataType::Utf8(), false)});
@@ -49,9 +51,26 @@ std::string WriteStrings(const floe::testing::TempDir& dir, const std::string& n
   return path;
 }
 
-Result<std::vector<RecordBatch>> Read(const std::string& path, ScanOptions scan) {
+// A file of `rows` rows, row i's string Value(i, length, distinct).
+std::string WriteStrings(const floe::testing::TempDir& dir, const std::string& name, int64_t rows, int64_t length,
+                         int64_t distinct, WriterOptions options) {
+  std::vector<std::string> values;
+  for (int64_t i = 0; i < rows; ++i) values.push_back(Value(i, length, distinct));
+  return WriteRows(dir, name, values, options);
+}
+
+// The file's batches; `metrics`, when given, gets the scan's metrics.
+Result<std::vector<RecordBatch>> Read(const std::string& path, ScanOptions scan, ScanMetrics* metrics = nullptr) {
   FLOE_ASSIGN_OR_RETURN(auto file, ParquetFileReader::Open(NewLocalFileIO(), path));
-  return ReadAllBatches(std::shared_ptr<const ParquetFileReader>(std::move(file)), std::move(scan));
+  FLOE_ASSIGN_OR_RETURN(auto reader, ParquetRecordBatchReader::Make(std::move(file), std::move(scan)));
+  std::vector<RecordBatch> batches;
+  while (true) {
+    FLOE_ASSIGN_OR_RETURN(std::optional<RecordBatch> batch, reader->Next());
+    if (!batch) break;
+    batches.push_back(std::move(*batch));
+  }
+  if (metrics) *metrics = reader->metrics();
+  return batches;
 }
 
 int64_t ValueBytes(const Array& strings) {
@@ -90,10 +109,15 @@ TEST(ParquetBatchBytesTest, PlainStringsOverTheLimitComeInShorterBatches) {
   const std::string path = WriteStrings(dir, "plain.parquet", 5000, 1000, 5000, options);
   ScanOptions scan;
   scan.max_batch_value_bytes = 300'000;
-  auto batches = Read(path, scan);
+  ScanMetrics metrics;
+  auto batches = Read(path, scan, &metrics);
   ASSERT_TRUE(batches.ok()) << batches.status().ToString();
-  EXPECT_GE(batches->size(), 5000u * 1000 / 300'000);
   ExpectRows(*batches, Ids(0, 5000), 1000, 5000, scan.max_batch_value_bytes);
+  // The first batch stops at the value that passes the limit and is read
+  // again with the 300 rows before it; the later ones keep that size.
+  EXPECT_EQ(metrics.batches_read_again, 1);
+  ASSERT_EQ(batches->size(), 17u);
+  for (size_t b = 0; b + 1 < batches->size(); ++b) EXPECT_EQ((*batches)[b].num_rows(), 300) << "batch " << b;
 }
 
 TEST(ParquetBatchBytesTest, DictionaryStringsThatDecodeLargerThanTheyAreStored) {
@@ -108,9 +132,11 @@ TEST(ParquetBatchBytesTest, DictionaryStringsThatDecodeLargerThanTheyAreStored) 
   ScanOptions scan;
   scan.max_batch_value_bytes = 1 << 20;
   scan.batch_size = 5000;  // a row group of 6,000 rows: the second batch starts inside it
-  auto batches = Read(path, scan);
+  ScanMetrics metrics;
+  auto batches = Read(path, scan, &metrics);
   ASSERT_TRUE(batches.ok()) << batches.status().ToString();
   ExpectRows(*batches, Ids(0, 6000), 4096, 20, scan.max_batch_value_bytes);
+  EXPECT_EQ(metrics.batches_read_again, 1);
 }
 
 TEST(ParquetBatchBytesTest, SelectedRowsThroughTheOffsetIndexAreReadAgainFromTheirRange) {
@@ -122,8 +148,11 @@ TEST(ParquetBatchBytesTest, SelectedRowsThroughTheOffsetIndexAreReadAgainFromThe
   ScanOptions scan;
   scan.max_batch_value_bytes = 150'000;
   scan.row_selection[0] = {RowRange{120, 900}, RowRange{1500, 1530}, RowRange{2200, 2999}};
-  auto batches = Read(path, scan);
+  ScanMetrics metrics;
+  auto batches = Read(path, scan, &metrics);
   ASSERT_TRUE(batches.ok()) << batches.status().ToString();
+  EXPECT_EQ(metrics.batches_read_again, 1);
+  EXPECT_GT(metrics.pages_skipped, 0);
   std::vector<int64_t> expected = Ids(120, 900);
   for (int64_t id : Ids(1500, 1530)) expected.push_back(id);
   for (int64_t id : Ids(2200, 2999)) expected.push_back(id);
@@ -148,9 +177,14 @@ TEST(ParquetBatchBytesTest, ListsOfStringsAreCutAtWholeRows) {
   ASSERT_TRUE(testing::WriteFile(path, schema, {*batch}, options).ok());
   ScanOptions scan;
   scan.max_batch_value_bytes = 100'000;
-  auto batches = Read(path, scan);
+  ScanMetrics metrics;
+  auto batches = Read(path, scan, &metrics);
   ASSERT_TRUE(batches.ok()) << batches.status().ToString();
   EXPECT_GT(batches->size(), 1u);
+  // A repeated column cannot tell which records its values complete: the
+  // batch is halved until it fits (2,000 rows of 1,500 bytes: 3 MB, 1.5 MB,
+  // ... 94 KB).
+  EXPECT_EQ(metrics.batches_read_again, 5);
   int64_t row = 0;
   for (const RecordBatch& b : *batches) {
     const Array& tags = b.column(0);
@@ -167,18 +201,59 @@ TEST(ParquetBatchBytesTest, ListsOfStringsAreCutAtWholeRows) {
   EXPECT_EQ(row, 2000);
 }
 
-TEST(ParquetBatchBytesTest, ARowOverTheLimitAndABadLimitAreRefused) {
+TEST(ParquetBatchBytesTest, ARowOverTheLimitComesAloneAndTheBatchesAfterItGrowBack) {
+  floe::testing::TempDir dir;
+  // 5,000 rows of 20 bytes, but row 2,500 holds 300 KB: more than the
+  // whole limit, as a document or an image among small values does.
+  std::vector<std::string> values;
+  for (int64_t i = 0; i < 5000; ++i) values.push_back(Value(i, 20, 5000));
+  values[2500] = Value(2500, 300'000, 5000);
+  WriterOptions options;
+  options.dictionary = false;
+  const std::string path = WriteRows(dir, "one_large.parquet", values, options);
+  ScanOptions scan;
+  scan.batch_size = 1000;
+  scan.max_batch_value_bytes = 200'000;
+  ScanMetrics metrics;
+  auto batches = Read(path, scan, &metrics);
+  ASSERT_TRUE(batches.ok()) << batches.status().ToString();
+  // Rows 2,000..2,999 stop at row 2,500 and are read again as 2,000..2,499;
+  // rows 2,500.. stop at once, and row 2,500 comes alone.
+  EXPECT_EQ(metrics.batches_read_again, 2);
+  int64_t row = 0;
+  int64_t largest_batch_after = 0;
+  for (const RecordBatch& batch : *batches) {
+    const bool holds_the_large_row = row <= 2500 && 2500 < row + batch.num_rows();
+    if (holds_the_large_row) {
+      EXPECT_EQ(batch.num_rows(), 1);
+    } else {
+      EXPECT_LE(ValueBytes(batch.column(1)), scan.max_batch_value_bytes);
+    }
+    if (row > 2500) largest_batch_after = std::max(largest_batch_after, batch.num_rows());
+    for (int64_t r = 0; r < batch.num_rows(); ++r, ++row) {
+      ASSERT_EQ(batch.column(0).Values<int64_t>()[r], row);
+      ASSERT_EQ(batch.column(1).GetString(r), values[static_cast<size_t>(row)]) << "row " << row;
+    }
+  }
+  EXPECT_EQ(row, 5000);
+  // The rows after it do not stay one a batch: they double back to batch_size.
+  EXPECT_EQ(largest_batch_after, 1000);
+  EXPECT_LT(batches->size(), 30u);
+}
+
+TEST(ParquetBatchBytesTest, ABadLimitIsRefused) {
   floe::testing::TempDir dir;
   const std::string path = WriteStrings(dir, "big.parquet", 10, 5000, 10, WriterOptions());
   ScanOptions scan;
-  scan.max_batch_value_bytes = 4000;  // less than one value
-  auto batches = Read(path, scan);
-  ASSERT_FALSE(batches.ok());
-  EXPECT_EQ(batches.status().code(), StatusCode::kUnsupported) << batches.status().ToString();
-  EXPECT_NE(batches.status().message().find("more than the 4000"), std::string::npos) << batches.status().ToString();
-
   scan.max_batch_value_bytes = 0;
   EXPECT_EQ(Read(path, scan).status().code(), StatusCode::kInvalidArgument);
+  scan.max_batch_value_bytes = int64_t{1} << 31;
+  EXPECT_EQ(Read(path, scan).status().code(), StatusCode::kInvalidArgument);
+  scan.max_batch_value_bytes = 4000;  // less than one value: each row comes alone
+  auto batches = Read(path, scan);
+  ASSERT_TRUE(batches.ok()) << batches.status().ToString();
+  EXPECT_EQ(batches->size(), 10u);
+  ExpectRows(*batches, Ids(0, 10), 5000, 10, 5000);
 }
 
 }  // namespace

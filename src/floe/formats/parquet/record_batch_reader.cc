@@ -512,9 +512,13 @@ Result<std::optional<int>> ParquetRecordBatchReader::TakeRowGroup() {
 
 Result<int64_t> ParquetRecordBatchReader::FillBatch() {
   RowGroupState& rg = *state_;
+  // A row that passes the limit on its own is read alone, up to what the
+  // offsets address: the limit bounds how many rows a batch gathers, not
+  // the size of a value the file holds.
+  const int64_t limit = oversized_row_ ? encoding::kMaxByteArrayDataSize : options_.max_batch_value_bytes;
   for (LeafBatch& batch : rg.batches) {
     batch.Clear();
-    batch.max_data_bytes = options_.max_batch_value_bytes;
+    batch.max_data_bytes = limit;
   }
   int64_t want = 0;
   while (want < batch_rows_ && rg.next_range < rg.ranges.size()) {
@@ -543,6 +547,22 @@ Result<int64_t> ParquetRecordBatchReader::FillBatch() {
   return want;
 }
 
+void ParquetRecordBatchReader::AdaptBatchRows() {
+  if (oversized_row_) {
+    oversized_row_ = false;  // the rows after it start again from one a batch
+    return;
+  }
+  if (batch_rows_ == options_.batch_size) return;
+  // Grow back after a batch well within the limit, so that a few large
+  // values do not leave the rest of the file in small batches. Under a
+  // quarter, twice the rows of values like these still fit: batches of
+  // evenly sized values settle instead of growing past the limit and being
+  // read again.
+  int64_t largest = 0;
+  for (const LeafBatch& batch : state_->batches) largest = std::max(largest, batch.data.size());
+  if (largest <= options_.max_batch_value_bytes / 4) batch_rows_ = std::min(options_.batch_size, batch_rows_ * 2);
+}
+
 Status ParquetRecordBatchReader::RestartAt(int64_t position, size_t range) {
   RowGroupState& rg = *state_;
   for (LeafBatch& batch : rg.batches) batch.Clear();  // before the readers reuse the pages it borrows
@@ -552,7 +572,11 @@ Status ParquetRecordBatchReader::RestartAt(int64_t position, size_t range) {
   int64_t target = position;
   if (range < rg.ranges.size()) target = std::max(target, rg.ranges[range].begin);
   for (size_t i = 0; i < rg.readers.size(); ++i) {
+    // The page each reader was in is handed on decompressed: a value that
+    // passed the limit may be a page of hundreds of megabytes.
+    std::optional<Page> page = rg.readers[i]->TakePage();
     FLOE_ASSIGN_OR_RETURN(rg.readers[i], MakeColumnReader(i, rg.chunks[i], std::move(rg.readers[i])));
+    if (page) rg.readers[i]->OfferPage(std::move(*page));
     FLOE_ASSIGN_OR_RETURN(const int64_t skipped, rg.readers[i]->SkipRecords(target));
     if (skipped != target) return ShortColumn(i, skipped);
   }
@@ -577,20 +601,25 @@ Result<std::optional<RecordBatch>> ParquetRecordBatchReader::Next() {
     }
     // Fill the batch from the ranges left. A column whose string or binary
     // values would pass the byte limit stops it: the batch is read again
-    // from its start with half the rows, until they fit.
+    // from its start with the rows that fit where the column can tell
+    // (a flat one), with half the rows where it cannot, and with a row alone
+    // where that row passes the limit by itself.
     const int64_t start_position = rg.position;
     const size_t start_range = rg.next_range;
     Result<int64_t> filled = FillBatch();
     if (!filled.ok()) {
-      const bool full =
-          std::any_of(rg.batches.begin(), rg.batches.end(), [](const LeafBatch& b) { return b.data_full; });
-      if (!full || rg.rows_tried <= 1) return filled.status();
-      batch_rows_ = rg.rows_tried / 2;
+      auto full = std::find_if(rg.batches.begin(), rg.batches.end(), [](const LeafBatch& b) { return b.data_full; });
+      if (full == rg.batches.end() || oversized_row_) return filled.status();
+      const int64_t fit = full->records_fit >= 0 ? std::min(full->records_fit, rg.rows_tried - 1) : rg.rows_tried / 2;
+      batch_rows_ = std::max<int64_t>(fit, 1);
+      oversized_row_ = fit == 0;
+      ++metrics_.batches_read_again;
       FLOE_RETURN_IF_ERROR(RestartAt(start_position, start_range));
       continue;
     }
     const int64_t want = *filled;
     if (want == 0) continue;
+    AdaptBatchRows();
     std::vector<Array> arrays;
     arrays.reserve(plans_.size());
     for (const FieldPlan& plan : plans_) {

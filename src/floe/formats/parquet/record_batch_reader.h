@@ -50,8 +50,10 @@ struct ScanOptions {
   // `batch_size` rows would hold more, the batch is read again with fewer
   // rows, halved until they fit, and the reader's later batches keep that
   // size. It bounds a batch's memory, and lets any valid file be read
-  // (docs/decisions/0074-batch-value-bytes.md). A single row over it is
-  // Unsupported.
+  // (docs/decisions/0074-batch-value-bytes.md). A single row over it comes
+  // in a batch of its own; Unsupported only past 2^31 - 1 bytes in one
+  // column of one row. After batches well within it, the rows per batch
+  // double again, up to batch_size.
   int64_t max_batch_value_bytes = int64_t{64} << 20;
   // String and binary columns (BYTE_ARRAY leaves, nested ones included)
   // come out as dictionary<string> / dictionary<binary> arrays: a batch
@@ -110,6 +112,9 @@ struct ScanMetrics {
   int64_t pages = 0;
   int64_t pages_skipped = 0;
   int64_t rows = 0;                // rows returned
+  // Batches read again with fewer rows, their string or binary values over
+  // ScanOptions::max_batch_value_bytes.
+  int64_t batches_read_again = 0;
 };
 
 class ColumnReader;
@@ -162,6 +167,8 @@ class ParquetRecordBatchReader : public RecordBatchReader {
   // Makes the row group's readers again and moves them to `position`, the
   // start of a batch to read again with fewer rows.
   Status RestartAt(int64_t position, size_t range);
+  // After a batch is filled: the rows of the next (batch_rows_).
+  void AdaptBatchRows();
   // Ends the current row group, keeping its column readers' memory for the next.
   void FinishRowGroup();
 
@@ -184,8 +191,10 @@ class ParquetRecordBatchReader : public RecordBatchReader {
   std::vector<std::unique_ptr<ColumnReader>> spare_readers_;
   std::vector<int64_t> chunk_leads_;
   // Rows per batch: options_.batch_size, or fewer once a batch's values
-  // passed max_batch_value_bytes.
+  // passed max_batch_value_bytes, doubling back after batches well within it.
   int64_t batch_rows_ = 0;
+  // The next batch is one row whose values alone pass max_batch_value_bytes.
+  bool oversized_row_ = false;
   // The buffer a single projected column's chunks are read into, reused
   // from row group to row group while no batch still holds it (fresh
   // memory per row group costs page faults on every read).

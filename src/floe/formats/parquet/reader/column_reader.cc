@@ -46,6 +46,7 @@ Result<std::unique_ptr<ColumnReader>> ColumnReader::Make(const ColumnDescriptor&
   std::shared_ptr<Buffer> scratch;
   if (previous) {
     previous->page_ = Page();  // so the page buffer is free for reuse
+    previous->holds_page_ = false;
     scratch = previous->pages_.TakeScratch();
   }
   options.first_page_is_dictionary = meta.dictionary_page_offset && *meta.dictionary_page_offset > 0;
@@ -205,7 +206,10 @@ Status ColumnReader::TakeLevels(int64_t n, LeafBatch* out) {
     // A column of the null type has no values to keep.
     const bool keep = out && column_.type->id() != TypeId::kNull;
     const Status status = keep ? values_->Decode(values, out) : values_->Skip(values);
-    if (!status.ok()) return WithContext(status);
+    if (!status.ok()) {
+      if (out && out->data_full) NoteRecordsThatFit(begin, end, out);
+      return WithContext(status);
+    }
   }
   if (out) {
     out->num_levels += n;
@@ -216,10 +220,32 @@ Status ColumnReader::TakeLevels(int64_t n, LeafBatch* out) {
   return Status::OK();
 }
 
+void ColumnReader::NoteRecordsThatFit(size_t begin, size_t end, LeafBatch* out) const {
+  // A flat column's records are its levels; a repeated column's would need
+  // its repetition levels walked, and a dictionary column's `offsets` hold
+  // only some of its values: those read again by halves instead.
+  if (column_.max_repetition_level > 0 || column_.type->id() == TypeId::kDictionary || out->values_fit < 0) return;
+  const int64_t values = out->values_fit - out->num_values;  // of the levels begin..end
+  int64_t levels = values;
+  if (column_.max_definition_level > 0 && !page_all_defined_) {
+    // The levels before the first value that did not fit: nulls take no bytes.
+    int64_t seen = 0;
+    size_t i = begin;
+    for (; i < end; ++i) {
+      if (page_def_[i] != column_.max_definition_level) continue;
+      if (seen == values) break;
+      ++seen;
+    }
+    levels = static_cast<int64_t>(i - begin);
+  }
+  out->records_fit = out->num_levels + levels;
+}
+
 Result<bool> ColumnReader::NextDataPage() {
   // The current page is used up: dropping it first lets the page reader
   // decompress the next one into the same buffer.
   page_ = Page();
+  holds_page_ = false;
   while (true) {
     FLOE_ASSIGN_OR_RETURN(std::optional<Page> page, pages_.Next());
     if (!page) {
@@ -238,6 +264,7 @@ Result<bool> ColumnReader::NextDataPage() {
     seen_data_page_ = true;
     ++data_page_;
     page_ = std::move(*page);
+    holds_page_ = true;
     FLOE_RETURN_IF_ERROR(StartDataPage(page_));
     if (offset_index_ != nullptr) FLOE_RETURN_IF_ERROR(CheckPageAgainstOffsetIndex());
     return true;

@@ -12,7 +12,9 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "floe/base/buffer.h"
@@ -59,10 +61,22 @@ class ColumnReader {
 
   const ColumnDescriptor& column() const { return column_; }
 
+  // The current data page, decompressed, for a reader made again over the
+  // same chunk to take (OfferPage) instead of decompressing it again;
+  // nullopt between pages. This reader is only fit for Make()'s `previous`
+  // afterwards.
+  std::optional<Page> TakePage() {
+    if (!holds_page_) return std::nullopt;
+    holds_page_ = false;
+    return std::exchange(page_, Page());
+  }
+  void OfferPage(Page page) { pages_.Offer(std::move(page)); }
+
   // Drops the chunk and the current page (a finished reader kept only to be
   // passed to Make() as `previous`), so their buffers can be reused.
   void ReleaseChunk() {
     page_ = Page();
+    holds_page_ = false;
     pages_.ReleaseChunk();
   }
 
@@ -97,6 +111,9 @@ class ColumnReader {
   // Consumes levels [page_pos_, page_pos_ + n) of the current page into
   // `out`, or drops them and skips their values when `out` is null.
   Status TakeLevels(int64_t n, LeafBatch* out);
+  // After the values of the page's levels begin..end passed the batch's
+  // byte limit: sets out->records_fit where the column can tell.
+  void NoteRecordsThatFit(size_t begin, size_t end, LeafBatch* out) const;
   // Jumps to the last page starting at or before record `target`, when the
   // offset index shows it lies beyond the current page.
   Status JumpTowards(int64_t target);
@@ -121,6 +138,7 @@ class ColumnReader {
   int64_t data_page_ = -1;  // ordinal of the current data page in the chunk
 
   Page page_;  // the current data page, kept alive for its spans
+  bool holds_page_ = false;  // page_ is a data page (not a default Page)
   int64_t page_pos_ = 0;
   int64_t page_levels_ = 0;
   int64_t page_offset_ = 0;  // for messages

@@ -52,6 +52,12 @@ struct LeafBatch {
   // `data_full` and fails; the scan then reads the batch again, shorter.
   int64_t max_data_bytes = encoding::kMaxByteArrayDataSize;
   bool data_full = false;
+  // Where `data_full` was set: how many values in `offsets` would have fit
+  // (set by the decoder), and how many of the batch's records they complete
+  // (set by the column reader; -1 where it cannot tell, as in a repeated
+  // column). The scan reads the batch again with that many rows.
+  int64_t values_fit = -1;
+  int64_t records_fit = -1;
 
   // The fixed-width values as a Buffer of num_values values; both forms are
   // empty afterwards.
@@ -77,6 +83,7 @@ struct LeafBatch {
     num_records = num_levels = num_values = 0;
     values_capacity_hint = 0;
     data_full = false;
+    values_fit = records_fit = -1;
     def_levels.clear();
     rep_levels.clear();
     borrowed_values = Buffer();  // releases the page it shared

@@ -153,6 +153,10 @@ Result<std::optional<Page>> PageReader::Next() {
     FLOE_ASSIGN_OR_RETURN(const bool found, ReadStored(&stored));
     if (!found) break;
     const int64_t page_offset = stored.file_offset;
+    if (offered_ && offered_->file_offset <= page_offset) {
+      std::optional<Page> offered = std::exchange(offered_, std::nullopt);
+      if (offered->file_offset == page_offset) return offered;
+    }
     if (header_.uncompressed_page_size > options_.max_page_size) {
       return Status::Unsupported(StrCat(context_, ": page at byte ", page_offset, " declares ",
                                         header_.uncompressed_page_size, " uncompressed bytes, above the ",

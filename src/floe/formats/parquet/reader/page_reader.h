@@ -35,6 +35,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <utility>
 
 #include "floe/base/buffer.h"
 #include "floe/base/result.h"
@@ -121,6 +122,12 @@ class PageReader {
   // lies outside the chunk.
   Status SeekTo(int64_t file_offset, int32_t data_page_ordinal);
 
+  // A page of this chunk that an earlier reader of it decompressed (a batch
+  // read again from an earlier row): Next() returns it when it reaches its
+  // offset instead of checking and decompressing that page again, and drops
+  // it once past.
+  void Offer(Page page) { offered_ = std::move(page); }
+
   // The decompression buffer, for the next chunk's reader; this reader
   // allocates a new one if it decompresses again.
   std::shared_ptr<Buffer> TakeScratch() { return std::move(scratch_); }
@@ -172,6 +179,7 @@ class PageReader {
   // The decompression buffer; handed out as Buffer::Wrap(scratch_, ...), so
   // use_count() == 1 means no page holds it any more.
   std::shared_ptr<Buffer> scratch_;
+  std::optional<Page> offered_;  // Offer()
   // Offset into the decompression buffer that aligns a v1 page's values.
   int64_t V1Lead(int32_t num_values) const;
 

@@ -21,10 +21,12 @@ namespace {
 using encoding::ByteArrayBatch;
 using encoding::ByteArrayView;
 
-// Marks `out` full: the scan reads the batch again with fewer rows, and
-// returns this error only when a single row is already too much.
-Status BatchTooLarge(int64_t bytes, LeafBatch* out) {
+// Marks `out` full, noting that `fit` more values would have fit: the scan
+// reads the batch again with fewer rows, and returns this error only when a
+// single row is already too much.
+Status BatchTooLarge(int64_t bytes, int64_t fit, LeafBatch* out) {
   out->data_full = true;
+  out->values_fit = (out->offsets.size() == 0 ? 0 : out->offsets.size() / 4 - 1) + fit;
   return Status::Unsupported(StrCat("a batch of one column holds ", bytes, " bytes of byte arrays, more than the ",
                                     out->max_data_bytes, " a batch may hold"));
 }
@@ -35,7 +37,15 @@ Status AppendByteArrays(const ByteArrayView& values, LeafBatch* out) {
   const int32_t first = values.offsets[0];
   const int64_t bytes = values.offsets[values.num_values] - first;
   const int64_t base = out->data.size();
-  if (base + bytes > out->max_data_bytes) return BatchTooLarge(base + bytes, out);
+  if (base + bytes > out->max_data_bytes) {
+    // The values whose ends stay within the limit.
+    const int32_t* ends = values.offsets + 1;
+    const int64_t room = out->max_data_bytes - base + first;
+    const int64_t fit =
+        std::upper_bound(ends, ends + values.num_values, room, [](int64_t limit, int32_t end) { return limit < end; }) -
+        ends;
+    return BatchTooLarge(base + bytes, fit, out);
+  }
   const bool first_append = out->offsets.size() == 0;
   FLOE_RETURN_IF_ERROR(out->offsets.Reserve((values.num_values + (first_append ? 1 : 0)) * 4));
   if (first_append) out->offsets.UnsafeAppend(int32_t{0});
@@ -150,6 +160,7 @@ class ByteArrayValueDecoder final : public ValueDecoder {
       std::memcpy(&length, pos, 4);
       pos += 4;
       if (length > static_cast<uint64_t>(end - pos)) return PlainTruncated(i, n);
+      if (base + written + length > out->max_data_bytes) return BatchTooLarge(base + written + length, i, out);
       if (length <= kShortPlainValue && end - pos >= kShortPlainValue) {
         std::memcpy(data + written, pos, kShortPlainValue);
       } else {
@@ -157,7 +168,6 @@ class ByteArrayValueDecoder final : public ValueDecoder {
       }
       pos += length;
       written += length;
-      if (base + written > out->max_data_bytes) return BatchTooLarge(base + written, out);
       offsets[i] = static_cast<int32_t>(base + written);
     }
     out->offsets.UnsafeAdvance(n * 4);
@@ -189,7 +199,14 @@ class ByteArrayValueDecoder final : public ValueDecoder {
     int64_t bytes = 0;
     for (int64_t i = 0; i < n; ++i) bytes += dict.length(index_scratch_[static_cast<size_t>(i)]);
     const int64_t base = out->data.size();
-    if (base + bytes > out->max_data_bytes) return BatchTooLarge(base + bytes, out);
+    if (base + bytes > out->max_data_bytes) {
+      int64_t fit = 0;
+      for (int64_t end = base; fit < n; ++fit) {
+        end += dict.length(index_scratch_[static_cast<size_t>(fit)]);
+        if (end > out->max_data_bytes) break;
+      }
+      return BatchTooLarge(base + bytes, fit, out);
+    }
     const bool first_append = out->offsets.size() == 0;
     FLOE_RETURN_IF_ERROR(out->offsets.Reserve((n + (first_append ? 1 : 0)) * 4));
     FLOE_RETURN_IF_ERROR(out->data.Reserve(bytes));
@@ -211,7 +228,9 @@ class ByteArrayValueDecoder final : public ValueDecoder {
   Status GatherShortByteArrays(int64_t n, LeafBatch* out) {
     const ByteArrayView dict = dictionary_.view();
     const int64_t base = out->data.size();
-    if (base + n * kShortValue > out->max_data_bytes) return BatchTooLarge(base + n * kShortValue, out);
+    if (base + n * kShortValue > out->max_data_bytes) {
+      return BatchTooLarge(base + n * kShortValue, (out->max_data_bytes - base) / kShortValue, out);
+    }
     const bool first_append = out->offsets.size() == 0;
     FLOE_RETURN_IF_ERROR(out->offsets.Reserve((n + 1) * 4));
     FLOE_RETURN_IF_ERROR(out->data.Reserve(n * kShortValue + kShortValue));
