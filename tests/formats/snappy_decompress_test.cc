@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "codec_test_util.h"
+#include "floe/base/strings.h"
 #include "floe/formats/compression/codec.h"
 
 namespace floe::compression {
@@ -148,6 +149,52 @@ TEST(SnappyDecompressTest, DamageFarFromTheEndsIsCorruptNamingTheCause) {
     const Status status = DecodeGuarded(c.block, c.size, &out);
     ASSERT_TRUE(status.IsCorrupt()) << c.message << " / " << status.ToString();
     EXPECT_EQ(status.message(), c.message);
+  }
+}
+
+// A run (a copy whose offset is under 8) is stored as a 16-byte pattern
+// that may reach 15 bytes past the copy's end. Each run here, of every
+// offset and length, is followed by 22 one-byte copies with 4-byte offsets
+// (5 input bytes each, so the fast loop, which needs 64 bytes of input
+// left, decodes the run) and decoded into outputs that end 0 to 22 bytes
+// after the run: too small, Corrupt, or, at 22, exactly its size. No
+// output may be written past its end.
+TEST(SnappyDecompressTest, RunsNearTheOutputsEndStayInside) {
+  constexpr size_t kLiteral = 150;
+  constexpr size_t kTail = 22;
+  for (size_t offset = 1; offset < 8; ++offset) {
+    for (size_t len = 1; len <= 64; ++len) {
+      std::vector<uint8_t> raw;
+      std::vector<uint8_t> elements = {60 << 2, kLiteral - 1};  // a literal, its length - 1 in the next byte
+      for (size_t i = 0; i < kLiteral; ++i) raw.push_back(static_cast<uint8_t>(i * 7 + 1));
+      elements.insert(elements.end(), raw.begin(), raw.end());
+      elements.push_back(static_cast<uint8_t>(((len - 1) << 2) | 2));  // copy-2 of `len` from `offset`
+      elements.push_back(static_cast<uint8_t>(offset));
+      elements.push_back(0);
+      for (size_t i = 0; i < len; ++i) raw.push_back(raw[raw.size() - offset]);
+      for (size_t i = 0; i < kTail; ++i) {
+        elements.insert(elements.end(), {3, 1, 0, 0, 0});  // copy-4 of 1 byte from offset 1
+        raw.push_back(raw.back());
+      }
+      for (size_t after = 0; after <= kTail; ++after) {
+        const size_t size = kLiteral + len + after;
+        std::vector<uint8_t> block;
+        for (size_t v = size;; v >>= 7) {
+          block.push_back(static_cast<uint8_t>((v & 0x7f) | (v >= 0x80 ? 0x80 : 0)));
+          if (v < 0x80) break;
+        }
+        block.insert(block.end(), elements.begin(), elements.end());
+        std::vector<uint8_t> out;
+        const Status status = DecodeGuarded(block, size, &out);
+        const std::string what = StrCat("offset ", offset, " length ", len, " ending ", after, " before the end");
+        if (after < kTail) {
+          ASSERT_TRUE(status.IsCorrupt()) << what << ": " << status.ToString();
+        } else {
+          ASSERT_TRUE(status.ok()) << what << ": " << status.ToString();
+          ASSERT_EQ(out, raw) << what;
+        }
+      }
+    }
   }
 }
 

@@ -10,7 +10,7 @@
 // integers and doubles that call was half of a scan (see decision 0044).
 //
 // Decoding runs in two loops. The fast loop runs while more than kSlack bytes
-// of input and of output remain: no element it decodes can then read or
+// of input and kOutputSlack of output remain: no element it decodes can then read or
 // write past either span, so it checks only that a copy's offset points into
 // the output so far and that a long literal fits, and copies in fixed steps.
 // The exact loop decodes the last elements with byte-precise checks. Keeping
@@ -30,6 +30,10 @@ namespace {
 // The widest over-copy the fast loop makes: a literal of up to 60 bytes, or a
 // copy of up to 64, is copied in 16-byte (or 8-byte) steps, up to 64 bytes.
 constexpr size_t kSlack = 64;
+// The output room the fast loop keeps: a copy of up to 64 bytes starts
+// before op_end - kOutputSlack, and a run's pattern stores reach up to 15
+// bytes past its end (CopyRepeatingPattern).
+constexpr size_t kOutputSlack = kSlack + 16;
 
 inline void Copy16(uint8_t* dst, const uint8_t* src) { std::memcpy(dst, src, 16); }
 inline void Copy8(uint8_t* dst, const uint8_t* src) { std::memcpy(dst, src, 8); }
@@ -41,7 +45,7 @@ inline uint32_t LoadLE(const uint8_t* p, int bytes) {
 }
 
 // Copies `len` (at most 64) bytes from `offset` bytes back in the output to
-// `op`, which has kSlack bytes of room past op + len. The regions may overlap
+// `op`, which has 16 bytes of room past op + len. The regions may overlap
 // (offset < len repeats the last `offset` bytes): that is how snappy encodes
 // runs.
 inline void CopyBackWide(uint8_t* op, size_t offset, size_t len) {
@@ -101,9 +105,10 @@ Status SnappyDecodeBlock(std::span<const uint8_t> in, std::span<uint8_t> out) {
   uint8_t* const base = out.data();
   uint8_t* op = base;
   uint8_t* const op_end = base + out.size();
-  // Both limits leave kSlack bytes; an empty range skips the fast loop.
+  // The limits leave kSlack bytes of input and kOutputSlack of output; an
+  // empty range skips the fast loop.
   const uint8_t* const ip_fast_end = static_cast<size_t>(ip_end - ip) > kSlack ? ip_end - kSlack : ip;
-  uint8_t* const op_fast_end = out.size() > kSlack ? op_end - kSlack : base;
+  uint8_t* const op_fast_end = out.size() > kOutputSlack ? op_end - kOutputSlack : base;
 
   while (ip < ip_fast_end && op < op_fast_end) {
     const uint8_t tag = *ip++;
@@ -136,7 +141,7 @@ Status SnappyDecodeBlock(std::span<const uint8_t> in, std::span<uint8_t> out) {
     op += len;
   }
 
-  // The exact loop: fewer than kSlack bytes of input or of output remain.
+  // The exact loop: fewer than kSlack bytes of input or kOutputSlack of output remain.
   while (ip < ip_end) {
     const uint8_t tag = *ip++;
     const size_t in_left = static_cast<size_t>(ip_end - ip);
