@@ -6,7 +6,11 @@
 // page index, the statistics of each of its pages, its bloom filter, and
 // its dictionary page's values against a predicate; and each chunk's page
 // headers walked as `floe parquet pages` lists them.
-// Inputs of odd size read their strings as dictionary arrays.
+// Inputs of odd size read their strings as dictionary arrays; inputs whose
+// size is 2 or 3 modulo 4 read under a string limit of 64 bytes per batch,
+// so batches are read again (cut where their bytes end, halved, or a row
+// alone over the limit, decision 0082), and a top-level string column of a
+// batch of more than one row must then hold at most 64 bytes.
 // Any error is fine; a crash, UB, leak or an array that fails validation is
 // not.
 
@@ -51,6 +55,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   // Half the inputs read strings as dictionary arrays (their indices, the
   // dictionary page kept, pages without it extending the dictionary).
   scan.read_dictionary = size % 2 == 1;
+  const bool small_limit = size % 4 >= 2;
+  constexpr int64_t kSmallLimit = 64;
+  if (small_limit) scan.max_batch_value_bytes = kSmallLimit;
   auto reader = floe::parquet::ParquetRecordBatchReader::Make(file, scan);
   if (reader.ok()) {
     // Bound the work per input: a tiny file may declare billions of rows.
@@ -59,6 +66,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       if (!batch.ok() || !batch->has_value()) break;
       for (const floe::Array& column : (*batch)->columns()) {
         if (!column.Validate().ok()) std::abort();
+        const bool strings = column.type_id() == floe::TypeId::kString || column.type_id() == floe::TypeId::kBinary;
+        if (small_limit && strings && column.length() > 1) {
+          const int32_t* offsets = column.ValueOffsets();
+          if (offsets[column.length()] - offsets[0] > kSmallLimit) std::abort();
+        }
       }
     }
   }

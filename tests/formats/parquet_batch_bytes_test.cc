@@ -33,17 +33,20 @@ std::string Value(int64_t i, int64_t length, int64_t distinct) {
   return head + std::string(static_cast<size_t>(length) - head.size(), static_cast<char>('a' + i % 26));
 }
 
-// A file of rows (id int64, s string), row i holding values[i], in one row group.
+// A file of rows (id int64, s string), row i holding values[i] (a null for
+// nullopt, in a nullable column), in one row group.
 std::string WriteRows(const floe::testing::TempDir& dir, const std::string& name,
-                      const std::vector<std::string>& values, WriterOptions options) {
+                      const std::vector<std::optional<std::string>>& values, WriterOptions options) {
   Int64Builder ids;
   StringBuilder strings;
+  bool nullable = false;
   for (size_t i = 0; i < values.size(); ++i) {
     EXPECT_TRUE(ids.Append(static_cast<int64_t>(i)).ok());
-    EXPECT_TRUE(strings.Append(values[i]).ok());
+    EXPECT_TRUE((values[i] ? strings.Append(*values[i]) : strings.AppendNull()).ok());
+    nullable = nullable || !values[i];
   }
   auto schema = std::make_shared<const Schema>(
-      std::vector<Field>{Field("id", DataType::Int64(), false), Field("s", DataType::Utf8(), false)});
+      std::vector<Field>{Field("id", DataType::Int64(), false), Field("s", DataType::Utf8(), nullable)});
   auto batch = RecordBatch::Make(schema, {ids.Finish().value(), strings.Finish().value()});
   EXPECT_TRUE(batch.ok());
   const std::string path = dir.Join(name);
@@ -54,7 +57,7 @@ std::string WriteRows(const floe::testing::TempDir& dir, const std::string& name
 // A file of `rows` rows, row i's string Value(i, length, distinct).
 std::string WriteStrings(const floe::testing::TempDir& dir, const std::string& name, int64_t rows, int64_t length,
                          int64_t distinct, WriterOptions options) {
-  std::vector<std::string> values;
+  std::vector<std::optional<std::string>> values;
   for (int64_t i = 0; i < rows; ++i) values.push_back(Value(i, length, distinct));
   return WriteRows(dir, name, values, options);
 }
@@ -205,7 +208,7 @@ TEST(ParquetBatchBytesTest, ARowOverTheLimitComesAloneAndTheBatchesAfterItGrowBa
   floe::testing::TempDir dir;
   // 5,000 rows of 20 bytes, but row 2,500 holds 300 KB: more than the
   // whole limit, as a document or an image among small values does.
-  std::vector<std::string> values;
+  std::vector<std::optional<std::string>> values;
   for (int64_t i = 0; i < 5000; ++i) values.push_back(Value(i, 20, 5000));
   values[2500] = Value(2500, 300'000, 5000);
   WriterOptions options;
@@ -232,13 +235,71 @@ TEST(ParquetBatchBytesTest, ARowOverTheLimitComesAloneAndTheBatchesAfterItGrowBa
     if (row > 2500) largest_batch_after = std::max(largest_batch_after, batch.num_rows());
     for (int64_t r = 0; r < batch.num_rows(); ++r, ++row) {
       ASSERT_EQ(batch.column(0).Values<int64_t>()[r], row);
-      ASSERT_EQ(batch.column(1).GetString(r), values[static_cast<size_t>(row)]) << "row " << row;
+      ASSERT_EQ(batch.column(1).GetString(r), *values[static_cast<size_t>(row)]) << "row " << row;
     }
   }
   EXPECT_EQ(row, 5000);
   // The rows after it do not stay one a batch: they double back to batch_size.
   EXPECT_EQ(largest_batch_after, 1000);
   EXPECT_LT(batches->size(), 30u);
+}
+
+TEST(ParquetBatchBytesTest, NullableStringsAreCutWhereTheirBytesEnd) {
+  floe::testing::TempDir dir;
+  // Every third row null, the others 1,000 bytes, DELTA_LENGTH_BYTE_ARRAY:
+  // 100,000 bytes hold 100 values, which with their nulls are 150 rows.
+  std::vector<std::optional<std::string>> values;
+  for (int64_t i = 0; i < 3000; ++i) {
+    values.push_back(i % 3 == 2 ? std::nullopt : std::optional<std::string>(Value(i, 1000, 3000)));
+  }
+  WriterOptions options;
+  options.dictionary = false;
+  options.columns["s"].encoding = Encoding::DELTA_LENGTH_BYTE_ARRAY;
+  const std::string path = WriteRows(dir, "nullable.parquet", values, options);
+  ScanOptions scan;
+  scan.max_batch_value_bytes = 100'000;
+  ScanMetrics metrics;
+  auto batches = Read(path, scan, &metrics);
+  ASSERT_TRUE(batches.ok()) << batches.status().ToString();
+  EXPECT_EQ(metrics.batches_read_again, 1);
+  ASSERT_EQ(batches->size(), 20u);
+  int64_t row = 0;
+  for (const RecordBatch& batch : *batches) {
+    EXPECT_EQ(batch.num_rows(), 150);
+    EXPECT_LE(ValueBytes(batch.column(1)), scan.max_batch_value_bytes);
+    for (int64_t r = 0; r < batch.num_rows(); ++r, ++row) {
+      const std::optional<std::string>& expected = values[static_cast<size_t>(row)];
+      ASSERT_EQ(batch.column(1).IsNull(r), !expected) << "row " << row;
+      if (expected) {
+        ASSERT_EQ(batch.column(1).GetString(r), *expected) << "row " << row;
+      }
+    }
+  }
+  EXPECT_EQ(row, 3000);
+}
+
+TEST(ParquetBatchBytesTest, ShortDictionaryStringsSettleAtTheRowsThatFit) {
+  floe::testing::TempDir dir;
+  // 4-byte values from a dictionary, which are gathered 16 bytes at a time:
+  // the cut counts their real bytes, 5,000 rows in 20,000 bytes, so the
+  // batches neither grow past the limit nor shrink further.
+  std::vector<std::optional<std::string>> values;
+  for (int64_t i = 0; i < 40'000; ++i) values.push_back(StrCat("v", 100 + i % 50));
+  const std::string path = WriteRows(dir, "short.parquet", values, WriterOptions());
+  ScanOptions scan;
+  scan.max_batch_value_bytes = 20'000;
+  ScanMetrics metrics;
+  auto batches = Read(path, scan, &metrics);
+  ASSERT_TRUE(batches.ok()) << batches.status().ToString();
+  EXPECT_EQ(metrics.batches_read_again, 1);
+  ASSERT_EQ(batches->size(), 8u);
+  int64_t row = 0;
+  for (const RecordBatch& batch : *batches) {
+    EXPECT_EQ(batch.num_rows(), 5000);
+    for (int64_t r = 0; r < batch.num_rows(); ++r, ++row) {
+      ASSERT_EQ(batch.column(1).GetString(r), *values[static_cast<size_t>(row)]) << "row " << row;
+    }
+  }
 }
 
 TEST(ParquetBatchBytesTest, ABadLimitIsRefused) {
@@ -250,10 +311,13 @@ TEST(ParquetBatchBytesTest, ABadLimitIsRefused) {
   scan.max_batch_value_bytes = int64_t{1} << 31;
   EXPECT_EQ(Read(path, scan).status().code(), StatusCode::kInvalidArgument);
   scan.max_batch_value_bytes = 4000;  // less than one value: each row comes alone
-  auto batches = Read(path, scan);
+  ScanMetrics metrics;
+  auto batches = Read(path, scan, &metrics);
   ASSERT_TRUE(batches.ok()) << batches.status().ToString();
   EXPECT_EQ(batches->size(), 10u);
-  ExpectRows(*batches, Ids(0, 10), 5000, 10, 5000);
+  EXPECT_EQ(metrics.batches_read_again, 10);  // each row found too large, then read alone
+  // Each batch a single row of a 5,000-byte value, past the limit.
+  ExpectRows(*batches, Ids(0, 10), 5000, 10, /*limit=*/5000);
 }
 
 }  // namespace

@@ -137,6 +137,42 @@ TEST_P(PageReaderCodecTest, DictionaryThenDataPages) {
   EXPECT_EQ(Values(**last), more);
 }
 
+TEST_P(PageReaderCodecTest, AnOfferedPageIsReturnedAtItsOffsetNotDecompressedAgain) {
+  const Codec codec = GetParam();
+  std::string chunk;
+  for (uint8_t i = 0; i < 3; ++i) AppendPage(DataPage(3000, 3000), Compressed(codec, Pattern(3000, i)), &chunk);
+  // A first reader of the chunk reaches page 1 and hands it on, as a batch
+  // read again from an earlier row does.
+  PageReader first = ReaderOver(chunk, codec);
+  ASSERT_TRUE(first.Next().ok());
+  auto held = first.Next();
+  ASSERT_TRUE(held.ok() && held->has_value());
+  const uint8_t* const held_bytes = (*held)->values.data();
+  PageReader second = ReaderOver(chunk, codec);
+  second.Offer(std::move(**held));
+  for (uint8_t i = 0; i < 3; ++i) {
+    auto page = second.Next();
+    ASSERT_TRUE(page.ok() && page->has_value()) << page.status().ToString();
+    EXPECT_EQ(Values(**page), Pattern(3000, i)) << "page " << i;
+    // Page 1 is the offered one, its bytes where the first reader left them.
+    EXPECT_EQ((*page)->values.data() == held_bytes, i == 1) << "page " << i;
+  }
+
+  // A page offered at an offset where no page starts is dropped once the
+  // reader passes it; the pages read are the chunk's own.
+  PageReader third = ReaderOver(chunk, codec);
+  Page stray;
+  stray.file_offset = 5;  // inside page 0's header
+  const std::vector<uint8_t> stray_bytes(3000, 0xEE);
+  stray.values = stray_bytes;
+  third.Offer(std::move(stray));
+  for (uint8_t i = 0; i < 3; ++i) {
+    auto page = third.Next();
+    ASSERT_TRUE(page.ok() && page->has_value()) << page.status().ToString();
+    EXPECT_EQ(Values(**page), Pattern(3000, i)) << "page " << i;
+  }
+}
+
 TEST_P(PageReaderCodecTest, V2PagesStoredUncompressedInACompressedChunk) {
   const Codec codec = GetParam();
   const std::string def_levels = "\x02\x01";  // an RLE run: 1 x level 1

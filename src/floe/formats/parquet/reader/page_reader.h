@@ -145,6 +145,7 @@ class PageReader {
   void ReleaseChunk() {
     chunk_ = Buffer();
     pos_ = 0;
+    offered_.reset();
   }
 
   const Buffer& chunk() const { return chunk_; }

@@ -143,11 +143,14 @@ class ByteArrayValueDecoder final : public ValueDecoder {
     const bool first_append = out->offsets.size() == 0;
     const int64_t base = out->data.size();
     FLOE_RETURN_IF_ERROR(out->offsets.Reserve((n + 1) * 4));
-    // The bytes of n values fit in what is left of the page, and so does a
-    // fixed copy: it is taken only where kShortPlainValue bytes of page
+    // Every copy ends within both bounds reserved: what is left of the page
+    // (a fixed copy is taken only where kShortPlainValue bytes of page
     // remain after the value's 4-byte length, so it ends at least 4 bytes
-    // short of what the page could still give.
-    FLOE_RETURN_IF_ERROR(out->data.Reserve(plain_end_ - plain_pos_));
+    // short of what the page could still give), and the byte limit plus a
+    // fixed copy (the limit is checked before each value is copied), so a
+    // page of 300 MB reserves no more than the limit allows.
+    FLOE_RETURN_IF_ERROR(
+        out->data.Reserve(std::min<int64_t>(plain_end_ - plain_pos_, out->max_data_bytes - base + kShortPlainValue)));
     if (first_append) out->offsets.UnsafeAppend(int32_t{0});
     uint8_t* const data = out->data.mutable_data() + base;
     int32_t* const offsets = reinterpret_cast<int32_t*>(out->offsets.mutable_data() + out->offsets.size());
@@ -199,14 +202,7 @@ class ByteArrayValueDecoder final : public ValueDecoder {
     int64_t bytes = 0;
     for (int64_t i = 0; i < n; ++i) bytes += dict.length(index_scratch_[static_cast<size_t>(i)]);
     const int64_t base = out->data.size();
-    if (base + bytes > out->max_data_bytes) {
-      int64_t fit = 0;
-      for (int64_t end = base; fit < n; ++fit) {
-        end += dict.length(index_scratch_[static_cast<size_t>(fit)]);
-        if (end > out->max_data_bytes) break;
-      }
-      return BatchTooLarge(base + bytes, fit, out);
-    }
+    if (base + bytes > out->max_data_bytes) return BatchTooLarge(base + bytes, GatheredValuesThatFit(n, out), out);
     const bool first_append = out->offsets.size() == 0;
     FLOE_RETURN_IF_ERROR(out->offsets.Reserve((n + (first_append ? 1 : 0)) * 4));
     FLOE_RETURN_IF_ERROR(out->data.Reserve(bytes));
@@ -229,7 +225,11 @@ class ByteArrayValueDecoder final : public ValueDecoder {
     const ByteArrayView dict = dictionary_.view();
     const int64_t base = out->data.size();
     if (base + n * kShortValue > out->max_data_bytes) {
-      return BatchTooLarge(base + n * kShortValue, (out->max_data_bytes - base) / kShortValue, out);
+      // Near the limit, the values' real lengths decide (the fixed copies'
+      // over-reach goes to reserved room, not past the limit): a batch cut
+      // by a bound up to 16 times too high would be grown back and cut again.
+      const int64_t fit = GatheredValuesThatFit(n, out);
+      if (fit < n) return BatchTooLarge(base + n * kShortValue, fit, out);
     }
     const bool first_append = out->offsets.size() == 0;
     FLOE_RETURN_IF_ERROR(out->offsets.Reserve((n + 1) * 4));
@@ -248,6 +248,18 @@ class ByteArrayValueDecoder final : public ValueDecoder {
     out->offsets.UnsafeAdvance(n * 4);
     out->data.UnsafeAdvance(offset - base);
     return Status::OK();
+  }
+
+  // How many of the n values whose indices index_scratch_ holds fit in
+  // `out` within its byte limit.
+  int64_t GatheredValuesThatFit(int64_t n, const LeafBatch* out) const {
+    const ByteArrayView dict = dictionary_.view();
+    int64_t fit = 0;
+    for (int64_t end = out->data.size(); fit < n; ++fit) {
+      end += dict.length(index_scratch_[static_cast<size_t>(fit)]);
+      if (end > out->max_data_bytes) break;
+    }
+    return fit;
   }
 
   Status GatherDecimals(int64_t n, LeafBatch* out) {
