@@ -226,6 +226,7 @@ TEST(ParquetCliTest, MetaShowsGeospatialStatisticsAndRewriteKeepsThem) {
   const std::string out = dir.Join("geo.parquet");
   auto rewrite = RunFloe({"parquet", "rewrite", file, out}, kCleanEnv);
   ASSERT_EQ(rewrite.exit_code, 0) << rewrite.err;
+  EXPECT_NE(rewrite.out.find(": 1 row, 1 row group, "), std::string::npos) << rewrite.out;
   for (const std::string& path : {file, out}) {
     auto meta = RunFloe({"--format", "csv", "parquet", "meta", path}, kCleanEnv);
     ASSERT_EQ(meta.exit_code, 0) << meta.err;

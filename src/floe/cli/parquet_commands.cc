@@ -869,9 +869,11 @@ Status Rewrite(CommandContext& ctx, const RewriteArgs& args) {
     return copied.status();
   }
   const parquet::WrittenFile& written = *copied;
-  ctx.out() << "wrote " << args.out << ": " << reader->rows_read() << " rows, " << written.metadata.row_groups.size()
-            << " row groups, " << FormatBytes(written.file_size) << " (from " << FormatBytes(file->file_size())
-            << ")\n";
+  const int64_t rows = reader->rows_read();
+  const size_t row_groups = written.metadata.row_groups.size();
+  ctx.out() << "wrote " << args.out << ": " << rows << (rows == 1 ? " row, " : " rows, ") << row_groups
+            << (row_groups == 1 ? " row group, " : " row groups, ") << FormatBytes(written.file_size) << " (from "
+            << FormatBytes(file->file_size()) << ")\n";
   return Status::OK();
 }
 
