@@ -98,6 +98,33 @@ void ExpectRows(const std::vector<RecordBatch>& batches, const std::vector<int64
   EXPECT_EQ(row, expected_ids.size());
 }
 
+// Read under a string limit of `limit` bytes, WriteRows' file of `values`
+// is cut once where the first batch's bytes end, then comes in batches of
+// `rows_per_batch` rows each (which divides the values), in order.
+void ExpectOneRereadThenEvenBatches(const std::string& path, const std::vector<std::optional<std::string>>& values,
+                                    int64_t limit, int64_t rows_per_batch) {
+  ScanOptions scan;
+  scan.max_batch_value_bytes = limit;
+  ScanMetrics metrics;
+  auto batches = Read(path, scan, &metrics);
+  ASSERT_TRUE(batches.ok()) << batches.status().ToString();
+  EXPECT_EQ(metrics.batches_read_again, 1);
+  EXPECT_EQ(batches->size(), values.size() / static_cast<size_t>(rows_per_batch));
+  size_t row = 0;
+  for (const RecordBatch& batch : *batches) {
+    EXPECT_EQ(batch.num_rows(), rows_per_batch);
+    EXPECT_LE(ValueBytes(batch.column(1)), limit);
+    for (int64_t r = 0; r < batch.num_rows(); ++r, ++row) {
+      ASSERT_LT(row, values.size());
+      ASSERT_EQ(batch.column(1).IsNull(r), !values[row]) << "row " << row;
+      if (values[row]) {
+        ASSERT_EQ(batch.column(1).GetString(r), *values[row]) << "row " << row;
+      }
+    }
+  }
+  EXPECT_EQ(row, values.size());
+}
+
 std::vector<int64_t> Ids(int64_t begin, int64_t end) {
   std::vector<int64_t> ids;
   for (int64_t i = begin; i < end; ++i) ids.push_back(i);
@@ -256,26 +283,7 @@ TEST(ParquetBatchBytesTest, NullableStringsAreCutWhereTheirBytesEnd) {
   options.dictionary = false;
   options.columns["s"].encoding = Encoding::DELTA_LENGTH_BYTE_ARRAY;
   const std::string path = WriteRows(dir, "nullable.parquet", values, options);
-  ScanOptions scan;
-  scan.max_batch_value_bytes = 100'000;
-  ScanMetrics metrics;
-  auto batches = Read(path, scan, &metrics);
-  ASSERT_TRUE(batches.ok()) << batches.status().ToString();
-  EXPECT_EQ(metrics.batches_read_again, 1);
-  ASSERT_EQ(batches->size(), 20u);
-  int64_t row = 0;
-  for (const RecordBatch& batch : *batches) {
-    EXPECT_EQ(batch.num_rows(), 150);
-    EXPECT_LE(ValueBytes(batch.column(1)), scan.max_batch_value_bytes);
-    for (int64_t r = 0; r < batch.num_rows(); ++r, ++row) {
-      const std::optional<std::string>& expected = values[static_cast<size_t>(row)];
-      ASSERT_EQ(batch.column(1).IsNull(r), !expected) << "row " << row;
-      if (expected) {
-        ASSERT_EQ(batch.column(1).GetString(r), *expected) << "row " << row;
-      }
-    }
-  }
-  EXPECT_EQ(row, 3000);
+  ExpectOneRereadThenEvenBatches(path, values, 100'000, 150);
 }
 
 TEST(ParquetBatchBytesTest, ShortDictionaryStringsSettleAtTheRowsThatFit) {
@@ -286,20 +294,7 @@ TEST(ParquetBatchBytesTest, ShortDictionaryStringsSettleAtTheRowsThatFit) {
   std::vector<std::optional<std::string>> values;
   for (int64_t i = 0; i < 40'000; ++i) values.push_back(StrCat("v", 100 + i % 50));
   const std::string path = WriteRows(dir, "short.parquet", values, WriterOptions());
-  ScanOptions scan;
-  scan.max_batch_value_bytes = 20'000;
-  ScanMetrics metrics;
-  auto batches = Read(path, scan, &metrics);
-  ASSERT_TRUE(batches.ok()) << batches.status().ToString();
-  EXPECT_EQ(metrics.batches_read_again, 1);
-  ASSERT_EQ(batches->size(), 8u);
-  int64_t row = 0;
-  for (const RecordBatch& batch : *batches) {
-    EXPECT_EQ(batch.num_rows(), 5000);
-    for (int64_t r = 0; r < batch.num_rows(); ++r, ++row) {
-      ASSERT_EQ(batch.column(1).GetString(r), *values[static_cast<size_t>(row)]) << "row " << row;
-    }
-  }
+  ExpectOneRereadThenEvenBatches(path, values, 20'000, 5000);
 }
 
 TEST(ParquetBatchBytesTest, ABadLimitIsRefused) {
