@@ -667,6 +667,16 @@ TEST(ParquetFileWriterTest, RejectsBatchesOfAnotherSchemaAndNullsInRequiredField
   // A schema mismatch is the caller's mistake before any byte is written; the
   // writer stays usable.
   EXPECT_TRUE((*writer)->Write(Batch(schema, {testing::Int64s({1, 2})})).ok());
+  // So is an array whose layout is broken: 3 values where its 4 rows need 4.
+  auto broken = RecordBatch::Make(
+      schema,
+      {Array(std::make_shared<ArrayData>(
+          DataType::Int64(), 4, std::vector<Buffer>{Buffer(), testing::Int64s({1, 2, 3}).data()->buffers[1]}))});
+  ASSERT_TRUE(broken.ok()) << broken.status().ToString();
+  s = (*writer)->Write(*broken);
+  EXPECT_TRUE(s.IsInvalidArgument()) << s.ToString();
+  EXPECT_NE(s.message().find("column 'id'"), std::string::npos) << s.ToString();
+  EXPECT_TRUE((*writer)->Write(Batch(schema, {testing::Int64s({5})})).ok());
   // A null in a required field is found while shredding: the writer is then unusable.
   auto nullable = MakeSchema({Field("id", DataType::Int64(), false)});
   s = (*writer)->Write(Batch(nullable, {testing::Int64s({1, std::nullopt})}));

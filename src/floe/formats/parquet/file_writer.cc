@@ -254,6 +254,16 @@ Status ParquetFileWriter::Write(const RecordBatch& batch) {
     return Status::InvalidArgument(StrCat("parquet writer ", Quote(s.path), ": batch schema (", batch.schema().ToString(),
                                           ") differs from the file's (", s.schema->ToString(), ")"));
   }
+  // An array whose layout is broken (a child shorter than its parent,
+  // offsets past its data) would be read out of bounds: refused before
+  // anything is written, so the writer stays usable.
+  for (int i = 0; i < batch.num_columns(); ++i) {
+    const Status valid = batch.column(i).Validate();
+    if (!valid.ok()) {
+      return Status::InvalidArgument(StrCat("parquet writer ", Quote(s.path), ": column ",
+                                            Quote(batch.schema().field(i).name), ": ", valid.message()));
+    }
+  }
   if (s.plain_schema == nullptr) return WriteRows(batch);
   // Dictionary columns are decoded a slice of rows at a time: a batch of
   // indices may stand for more bytes than one array's int32 offsets address,

@@ -117,8 +117,9 @@ class ParquetFileWriter {
   ParquetFileWriter& operator=(const ParquetFileWriter&) = delete;
 
   // Appends the rows of `batch`. InvalidArgument when its fields differ from
-  // the schema's (checked before anything is written: the writer stays
-  // usable) or a non-nullable field holds a null; storage errors (IOError)
+  // the schema's or an array's layout is broken (Array::Validate; both
+  // checked before anything is written: the writer stays usable) or a
+  // non-nullable field holds a null; storage errors (IOError)
   // propagate. Every error but the schema check leaves the writer unusable.
   // Dictionary columns (a writer opened with a schema that has them) are
   // written as the values they index, decoded a slice of rows at a time;
