@@ -239,6 +239,34 @@ TEST(BatchPrinterTest, TableTruncatesLongCellsAndHeaders) {
   EXPECT_NE(Print(batch, OutputFormat::kTable, 0).find("| héllo wörld |"), std::string::npos);
 }
 
+TEST(BatchPrinterTest, TableCutsLongValuesAtAnyCharacterWidth) {
+  // The printer looks at no more of a value than its shown characters can
+  // take: 4-byte characters, 2-byte ones, escapes, a 4-byte character
+  // straddling that point, and 1 MB.
+  std::string emoji;
+  std::string accents;
+  for (int i = 0; i < 100; ++i) emoji += "\xf0\x9f\x98\x80";
+  for (int i = 0; i < 100; ++i) accents += "\xc3\xa9";
+  const std::string straddling = "abcdefghijklmnopqrstuvw" + emoji;  // 23 bytes, then 4-byte characters
+  const std::string escapes(100, '\t');
+  const std::string long_value(1 << 20, 'x');
+  RecordBatch batch =
+      Batch({Field("s", DataType::Utf8())}, {Utf8Column({emoji, accents, straddling, escapes, long_value})});
+  EXPECT_EQ(Print(batch, OutputFormat::kTable, 5),
+            "+-------+\n"
+            "| s     |\n"
+            "+-------+\n"
+            "| \xf0\x9f\x98\x80\xf0\x9f\x98\x80\xf0\x9f\x98\x80\xf0\x9f\x98\x80… |\n"
+            "| éééé… |\n"
+            "| abcd… |\n"
+            "| \\t\\t… |\n"
+            "| xxxx… |\n"
+            "+-------+\n"
+            "5 rows\n");
+  const std::string wide = Print(batch, OutputFormat::kTable, 25);
+  EXPECT_NE(wide.find("| abcdefghijklmnopqrstuvw\xf0\x9f\x98\x80… |"), std::string::npos) << wide;
+}
+
 TEST(BatchPrinterTest, TableEscapesControlCharactersAndInvalidUtf8) {
   RecordBatch batch =
       Batch({Field("s", DataType::Utf8())}, {Utf8Column({"tab\there", "esc\x1b[31m", "bad\xff\xc3", "c1\xc2\x9b", "日本"})});

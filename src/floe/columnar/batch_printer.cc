@@ -186,6 +186,13 @@ Status BatchPrinter::Write(const RecordBatch& batch) {
         case OutputFormat::kTable:
           cell.clear();
           if (!is_null) value_format::AppendText(data, row, &cell);
+          // Only max_cell_width characters show, each at most 4 bytes of
+          // UTF-8: beyond that, the text need not be made displayable (a
+          // value of 300 MB took seconds). A sequence cut short there
+          // shows past the cut.
+          if (options_.max_cell_width > 0) {
+            cell.resize(std::min(cell.size(), size_t{4} * (static_cast<size_t>(options_.max_cell_width) + 1)));
+          }
           cells.push_back(Truncate(is_null ? "NULL" : DisplayText(cell), options_.max_cell_width));
           break;
         case OutputFormat::kCsv:

@@ -48,12 +48,12 @@ struct ScanOptions {
   // The most bytes of string and binary values one column of a batch holds
   // (at most 2^31 - 1, what a batch's 32-bit offsets address): where
   // `batch_size` rows would hold more, the batch is read again with fewer
-  // rows, halved until they fit, and the reader's later batches keep that
-  // size. It bounds a batch's memory, and lets any valid file be read
-  // (docs/decisions/0074-batch-value-bytes.md). A single row over it comes
-  // in a batch of its own; Unsupported only past 2^31 - 1 bytes in one
-  // column of one row. After batches well within it, the rows per batch
-  // double again, up to batch_size.
+  // rows: those that fit, for a flat column, or half as many, for a
+  // repeated one. Later batches keep that size, and double again after
+  // batches well within the limit, up to batch_size. It bounds a batch's
+  // memory, and lets any valid file be read (docs/decisions/0074 and 0082).
+  // A single row over it comes in a batch of its own; Unsupported only past
+  // 2^31 - 1 bytes in one column of one row.
   int64_t max_batch_value_bytes = int64_t{64} << 20;
   // String and binary columns (BYTE_ARRAY leaves, nested ones included)
   // come out as dictionary<string> / dictionary<binary> arrays: a batch
