@@ -297,6 +297,61 @@ TEST(ParquetBatchBytesTest, ShortDictionaryStringsSettleAtTheRowsThatFit) {
   ExpectOneRereadThenEvenBatches(path, values, 20'000, 5000);
 }
 
+TEST(ParquetBatchBytesTest, TwoColumnsOverTheLimitAtDifferentRowsReadWholeRows) {
+  floe::testing::TempDir dir;
+  // a: 50 KB at rows 300..309, b: 50 KB at rows 600..609 and one 250 KB
+  // value (over the limit alone) at row 800; 10 bytes elsewhere. Each cut
+  // or lone row of one column must take the other's rows with it. Read
+  // whole, under a selection, and as dictionary arrays.
+  constexpr int64_t kRows = 1000;
+  auto text = [](int64_t row, int64_t length) { return Value(row, length, kRows); };
+  StringBuilder a;
+  StringBuilder b;
+  std::vector<std::string> expected_a;
+  std::vector<std::string> expected_b;
+  for (int64_t i = 0; i < kRows; ++i) {
+    expected_a.push_back(text(i, i >= 300 && i < 310 ? 50'000 : 10));
+    expected_b.push_back(text(i, i == 800 ? 250'000 : i >= 600 && i < 610 ? 50'000 : 10));
+    ASSERT_TRUE(a.Append(expected_a.back()).ok());
+    ASSERT_TRUE(b.Append(expected_b.back()).ok());
+  }
+  auto schema = std::make_shared<const Schema>(
+      std::vector<Field>{Field("a", DataType::Utf8(), false), Field("b", DataType::Utf8(), false)});
+  auto batch = RecordBatch::Make(schema, {a.Finish().value(), b.Finish().value()});
+  ASSERT_TRUE(batch.ok());
+  const std::string path = dir.Join("two.parquet");
+  WriterOptions options;
+  options.page_rows = 100;
+  ASSERT_TRUE(testing::WriteFile(path, schema, {*batch}, options).ok());
+  for (const bool dictionary : {false, true}) {
+    for (const bool selected : {false, true}) {
+      ScanOptions scan;
+      scan.max_batch_value_bytes = 200'000;
+      scan.read_dictionary = dictionary;
+      std::vector<int64_t> rows = Ids(0, kRows);
+      if (selected) {
+        scan.row_selection[0] = {RowRange{250, 320}, RowRange{590, 850}};
+        rows = Ids(250, 320);
+        for (int64_t id : Ids(590, 850)) rows.push_back(id);
+      }
+      auto batches = Read(path, scan);
+      ASSERT_TRUE(batches.ok()) << batches.status().ToString();
+      size_t row = 0;
+      for (const RecordBatch& got : *batches) {
+        const Array plain_a = dictionary ? DecodeDictionaries(got.column(0)).value() : got.column(0);
+        const Array plain_b = dictionary ? DecodeDictionaries(got.column(1)).value() : got.column(1);
+        for (int64_t r = 0; r < got.num_rows(); ++r, ++row) {
+          ASSERT_LT(row, rows.size());
+          const auto id = static_cast<size_t>(rows[row]);
+          ASSERT_EQ(plain_a.GetString(r), expected_a[id]) << "row " << id << " dictionary " << dictionary;
+          ASSERT_EQ(plain_b.GetString(r), expected_b[id]) << "row " << id << " dictionary " << dictionary;
+        }
+      }
+      EXPECT_EQ(row, rows.size()) << "dictionary " << dictionary << " selected " << selected;
+    }
+  }
+}
+
 TEST(ParquetBatchBytesTest, ABadLimitIsRefused) {
   floe::testing::TempDir dir;
   const std::string path = WriteStrings(dir, "big.parquet", 10, 5000, 10, WriterOptions());
