@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cstring>
+#include <string_view>
+#include <tuple>
 
 #include "floe/base/bytes.h"
 #include "floe/base/strings.h"
@@ -32,6 +34,43 @@ Result<std::unique_ptr<ParquetFileReader>> ParquetFileReader::Open(std::shared_p
   FLOE_RETURN_IF_ERROR(reader->Init(path, reader->options_.footer_read_size));
   return reader;
 }
+
+namespace {
+
+// Whether `created_by` names parquet-mr before 1.2.9, which left a chunk's
+// dictionary page header out of its total_compressed_size (PARQUET-816,
+// IMPALA-694): "parquet-mr version 1.2.8 (build ...)", or "parquet-mr"
+// alone, as the earliest wrote it.
+bool WrittenByParquetMrBefore129(std::string_view created_by) {
+  constexpr std::string_view kName = "parquet-mr";
+  constexpr std::string_view kVersion = " version ";
+  if (!created_by.starts_with(kName)) return false;
+  std::string_view rest = created_by.substr(kName.size());
+  if (rest.empty()) return true;
+  if (!rest.starts_with(kVersion)) return false;
+  rest.remove_prefix(kVersion.size());
+  int parts[3] = {0, 0, 0};
+  for (int& part : parts) {
+    size_t digits = 0;
+    while (digits < rest.size() && digits < 6 && rest[digits] >= '0' && rest[digits] <= '9') {
+      part = part * 10 + (rest[digits] - '0');
+      ++digits;
+    }
+    if (digits == 0) break;
+    rest.remove_prefix(digits);
+    if (!rest.starts_with('.')) break;
+    rest.remove_prefix(1);
+  }
+  return std::make_tuple(parts[0], parts[1], parts[2]) < std::make_tuple(1, 2, 9);
+}
+
+bool HasDictionaryPage(const ColumnMetaData& meta) {
+  if (meta.dictionary_page_offset && *meta.dictionary_page_offset > 0) return true;
+  return std::any_of(meta.encodings.begin(), meta.encodings.end(),
+                     [](Encoding e) { return e == Encoding::PLAIN_DICTIONARY || e == Encoding::RLE_DICTIONARY; });
+}
+
+}  // namespace
 
 Status ParquetFileReader::Init(const std::string& path, int64_t footer_guess) {
   const int64_t size = file_->size();
@@ -100,6 +139,7 @@ Status ParquetFileReader::Init(const std::string& path, int64_t footer_guess) {
   // Some writers leave FileMetaData.num_rows at 0 (parquet-testing
   // repeated_no_annotation.parquet); the row groups are the truth.
   num_rows_ = rows;
+  sizes_omit_dictionary_header_ = metadata_->created_by && WrittenByParquetMrBefore129(*metadata_->created_by);
   return Status::OK();
 }
 
@@ -265,7 +305,17 @@ Result<ColumnChunkRange> ParquetFileReader::ColumnChunkBytes(int row_group, int 
     return Status::Corrupt(StrCat(ColumnChunkContext(row_group, column), " claims bytes ", start, "..", start + length,
                                   " of a ", file_size(), "-byte file"));
   }
-  return ColumnChunkRange{start, length};
+  ColumnChunkRange range;
+  range.offset = start;
+  range.length = length;
+  if (sizes_omit_dictionary_header_ && HasDictionaryPage(*meta)) {
+    // The header left out of the size: parquet-mr's dictionary page headers
+    // take ~20 bytes, so 100 is ample; the pages end by their values.
+    constexpr int64_t kMaxDictionaryHeader = 100;
+    range.length += std::clamp<int64_t>(file_size() - kTailSize - (start + length), 0, kMaxDictionaryHeader);
+    range.end_after_values = meta->num_values;
+  }
+  return range;
 }
 
 Status ParquetFileReader::DeferredColumnError(int row_group, int column) const {

@@ -64,6 +64,13 @@ struct ReaderOptions {
 struct ColumnChunkRange {
   int64_t offset = 0;
   int64_t length = 0;
+  // Set when the chunk's stated size cannot be trusted to end at its last
+  // page, so `length` takes in bytes after it: parquet-mr 1.2.8 and older
+  // left the dictionary page header out of total_compressed_size
+  // (PARQUET-816). A reader of the pages then stops once the data pages
+  // have declared this many values (the chunk's num_values):
+  // PageReaderOptions::end_after_values.
+  std::optional<int64_t> end_after_values;
 };
 
 class ParquetFileReader {
@@ -150,6 +157,8 @@ class ParquetFileReader {
   int64_t tail_offset_ = 0;                              // where they start in the file
   ParquetSchema schema_;
   int64_t num_rows_ = 0;
+  // Written by parquet-mr 1.2.8 or older (ColumnChunkRange::end_after_values).
+  bool sizes_omit_dictionary_header_ = false;
 };
 
 }  // namespace floe::parquet

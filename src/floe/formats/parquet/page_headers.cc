@@ -19,6 +19,7 @@ Result<std::vector<StoredPageHeader>> ReadPageHeaders(const ParquetFileReader& f
   // chunks list like any other.
   const compression::Codec walk_codec = codec.ok() ? *codec : compression::Codec::kUncompressed;
   PageReaderOptions options;
+  options.end_after_values = range.end_after_values;
   FLOE_ASSIGN_OR_RETURN(options.decryptor, file.ColumnDecryptor(row_group, column));
   options.first_page_is_dictionary = meta->dictionary_page_offset && *meta->dictionary_page_offset > 0;
   FLOE_ASSIGN_OR_RETURN(Buffer chunk, file.file().Read(range.offset, range.length));

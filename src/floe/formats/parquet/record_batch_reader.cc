@@ -286,6 +286,7 @@ Result<std::unique_ptr<ColumnReader>> ParquetRecordBatchReader::MakeColumnReader
   PageReaderOptions options;
   options.max_page_size = f.options().max_page_size;
   options.verify_checksums = f.options().verify_page_checksums;
+  options.end_after_values = range.end_after_values;
   FLOE_ASSIGN_OR_RETURN(options.decryptor, f.ColumnDecryptor(rg.row_group, column));
   FLOE_ASSIGN_OR_RETURN(
       auto reader,

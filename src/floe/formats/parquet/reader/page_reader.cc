@@ -37,6 +37,7 @@ Status PageReader::SeekTo(int64_t file_offset, int32_t data_page_ordinal) {
   pos_ = pos;
   data_page_ordinal_ = data_page_ordinal;
   at_first_page_ = false;
+  data_values_ = -1;  // the pages skipped are not counted
   return Status::OK();
 }
 
@@ -106,6 +107,7 @@ Status PageReader::TakeWholeBody(int64_t page_offset, std::span<const uint8_t> b
 
 Result<bool> PageReader::ReadStored(StoredPage* out) {
   if (pos_ >= chunk_.size()) return false;
+  if (options_.end_after_values && data_values_ >= *options_.end_after_values) return false;
   const int64_t page_offset = chunk_offset_ + pos_;
   const std::span<const uint8_t> rest = chunk_.span().subspan(static_cast<size_t>(pos_));
   size_t header_size = 0;
@@ -136,6 +138,11 @@ Result<bool> PageReader::ReadStored(StoredPage* out) {
   out->body = chunk_.span().subspan(static_cast<size_t>(body_pos), static_cast<size_t>(body_size));
   out->data_page_ordinal = is_data_page ? data_page_ordinal_++ : -1;
   at_first_page_ = false;
+  if (data_values_ >= 0 && header_.type == PageType::DATA_PAGE && header_.data_page_header) {
+    data_values_ += header_.data_page_header->num_values;
+  } else if (data_values_ >= 0 && header_.type == PageType::DATA_PAGE_V2 && header_.data_page_header_v2) {
+    data_values_ += header_.data_page_header_v2->num_values;
+  }
   return true;
 }
 

@@ -89,6 +89,10 @@ struct PageReaderOptions {
   // Encrypted chunks only: whether the chunk opens with a dictionary page,
   // which the AAD of the first page header depends on.
   bool first_page_is_dictionary = false;
+  // When the chunk's bytes may run on past its last page
+  // (ColumnChunkRange::end_after_values): the chunk ends once its data
+  // pages have declared this many values, whatever bytes follow.
+  std::optional<int64_t> end_after_values;
 };
 
 class PageReader {
@@ -190,6 +194,7 @@ class PageReader {
   // is the chunk's first page.
   int32_t data_page_ordinal_ = 0;
   bool at_first_page_ = true;
+  int64_t data_values_ = 0;  // declared by the data pages read; -1 after a SeekTo
 };
 
 }  // namespace floe::parquet
