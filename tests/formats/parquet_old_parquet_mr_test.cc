@@ -104,7 +104,12 @@ TEST(OldParquetMrTest, ChunksShortByTheirDictionaryHeaderReadWhole) {
       for (int c = 0; c < 2; ++c) {
         auto pages = ReadPageHeaders(**file, g, c);
         ASSERT_TRUE(pages.ok()) << created_by << ": " << pages.status().ToString();
-        EXPECT_EQ(pages->size(), ReadPageHeaders(**original, g, c)->size()) << created_by;
+        auto original_pages = ReadPageHeaders(**original, g, c);
+        ASSERT_TRUE(original_pages.ok()) << original_pages.status().ToString();
+        ASSERT_EQ(pages->size(), original_pages->size()) << created_by;
+        for (size_t p = 0; p < pages->size(); ++p) {
+          EXPECT_EQ((*pages)[p].file_offset, (*original_pages)[p].file_offset) << created_by << " page " << p;
+        }
       }
     }
   }
