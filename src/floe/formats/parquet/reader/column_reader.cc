@@ -46,7 +46,6 @@ Result<std::unique_ptr<ColumnReader>> ColumnReader::Make(const ColumnDescriptor&
   std::shared_ptr<Buffer> scratch;
   if (previous) {
     previous->page_ = Page();  // so the page buffer is free for reuse
-    previous->holds_page_ = false;
     scratch = previous->pages_.TakeScratch();
   }
   options.first_page_is_dictionary = meta.dictionary_page_offset && *meta.dictionary_page_offset > 0;
@@ -245,7 +244,6 @@ Result<bool> ColumnReader::NextDataPage() {
   // The current page is used up: dropping it first lets the page reader
   // decompress the next one into the same buffer.
   page_ = Page();
-  holds_page_ = false;
   while (true) {
     FLOE_ASSIGN_OR_RETURN(std::optional<Page> page, pages_.Next());
     if (!page) {
@@ -264,7 +262,6 @@ Result<bool> ColumnReader::NextDataPage() {
     seen_data_page_ = true;
     ++data_page_;
     page_ = std::move(*page);
-    holds_page_ = true;
     FLOE_RETURN_IF_ERROR(StartDataPage(page_));
     if (offset_index_ != nullptr) FLOE_RETURN_IF_ERROR(CheckPageAgainstOffsetIndex());
     return true;

@@ -66,8 +66,8 @@ class ColumnReader {
   // nullopt between pages. This reader is only fit for Make()'s `previous`
   // afterwards.
   std::optional<Page> TakePage() {
-    if (!holds_page_) return std::nullopt;
-    holds_page_ = false;
+    // A page read starts after the file's magic; a default Page is at 0.
+    if (page_.file_offset == 0) return std::nullopt;
     return std::exchange(page_, Page());
   }
   void OfferPage(Page page) { pages_.Offer(std::move(page)); }
@@ -76,7 +76,6 @@ class ColumnReader {
   // passed to Make() as `previous`), so their buffers can be reused.
   void ReleaseChunk() {
     page_ = Page();
-    holds_page_ = false;
     pages_.ReleaseChunk();
   }
 
@@ -138,7 +137,6 @@ class ColumnReader {
   int64_t data_page_ = -1;  // ordinal of the current data page in the chunk
 
   Page page_;  // the current data page, kept alive for its spans
-  bool holds_page_ = false;  // page_ is a data page (not a default Page)
   int64_t page_pos_ = 0;
   int64_t page_levels_ = 0;
   int64_t page_offset_ = 0;  // for messages
